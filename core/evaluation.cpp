@@ -1,0 +1,90 @@
+#include "core/evaluation.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+#include "core/json_optional.h"
+
+namespace stark {
+
+using nlohmann::json;
+
+const char* to_string(Verdict v) {
+  switch (v) {
+    case Verdict::Accepted: return "accepted";
+    case Verdict::Rejected: return "rejected";
+    case Verdict::Error: return "error";
+  }
+  return "error";
+}
+
+void to_json(json& j, const Check& c) {
+  j = {{"name", c.name}, {"ok", or_null(c.ok)}};
+  if (!c.detail.empty()) j["detail"] = c.detail;
+}
+void from_json(const json& j, Check& c) {
+  c.name = j.at("name").get<std::string>();
+  c.ok = optional_field<bool>(j, "ok");
+  c.detail = j.value("detail", "");
+}
+
+void to_json(json& j, const Timing& t) { j = {{"median", t.median}, {"p10", t.p10}, {"p90", t.p90}, {"n", t.n}}; }
+void from_json(const json& j, Timing& t) {
+  t.median = j.at("median").get<double>();
+  t.p10 = j.value("p10", t.median);
+  t.p90 = j.value("p90", t.median);
+  t.n = j.value("n", 0);
+}
+
+void to_json(json& j, const Evaluation& e) {
+  json captures = json::array();
+  for (const auto& c : e.captures) {
+    json cj = {{"id", c.id}};
+    if (c.baseline_us) cj["baseline_us"] = *c.baseline_us;
+    if (c.variant_us) cj["variant_us"] = *c.variant_us;
+    cj["max_abs_err"] = or_null(c.max_abs_err);
+    cj["max_rel_err"] = or_null(c.max_rel_err);
+    captures.push_back(std::move(cj));
+  }
+  j = {{"schema", kEvaluationSchema},
+       {"kernel", e.kernel},
+       {"verdict", to_string(e.verdict)},
+       {"reason", e.reason},
+       {"compile", {{"ok", e.compile_ok}, {"log", e.compile_log}}},
+       {"checks", e.checks},
+       {"captures", captures},
+       {"baseline_us", or_null(e.baseline_us)},
+       {"variant_us", or_null(e.variant_us)},
+       {"speedup", or_null(e.speedup)},
+       {"gpu", or_null(e.gpu)}};
+}
+
+void from_json(const json& j, Evaluation& e) {
+  e = {};
+  e.kernel = j.at("kernel").get<std::string>();
+  auto v = j.at("verdict").get<std::string>();
+  if (v == "accepted") e.verdict = Verdict::Accepted;
+  else if (v == "rejected") e.verdict = Verdict::Rejected;
+  else if (v == "error") e.verdict = Verdict::Error;
+  else throw std::invalid_argument("unknown verdict '" + v + "'");
+  e.reason = j.at("reason").get<std::string>();
+  e.compile_ok = j.at("compile").at("ok").get<bool>();
+  e.compile_log = j.at("compile").value("log", "");
+  e.checks = j.at("checks").get<std::vector<Check>>();
+  for (const auto& cj : j.value("captures", json::array())) {
+    CaptureEvaluation c;
+    c.id = cj.at("id").is_string() ? cj["id"].get<std::string>() : cj["id"].dump();
+    c.baseline_us = optional_field<Timing>(cj, "baseline_us");
+    c.variant_us = optional_field<Timing>(cj, "variant_us");
+    c.max_abs_err = optional_field<double>(cj, "max_abs_err");
+    c.max_rel_err = optional_field<double>(cj, "max_rel_err");
+    e.captures.push_back(std::move(c));
+  }
+  e.baseline_us = optional_field<double>(j, "baseline_us");
+  e.variant_us = optional_field<double>(j, "variant_us");
+  e.speedup = optional_field<double>(j, "speedup");
+  e.gpu = optional_field<GpuInfo>(j, "gpu");
+}
+
+}  // namespace stark

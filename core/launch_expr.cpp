@@ -1,0 +1,257 @@
+#include "core/launch_expr.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <limits>
+
+namespace stark {
+
+struct LaunchExpr::Node {
+  enum class Kind { Literal, Name, Negate, Binary, Call } kind;
+  int64_t value = 0;
+  std::string name;  // Name: the dotted name; Call: the function
+  char op = 0;       // Binary: + - * / %
+  std::vector<std::shared_ptr<const Node>> kids;
+};
+
+namespace {
+
+using NodePtr = std::shared_ptr<const LaunchExpr::Node>;
+using Kind = LaunchExpr::Node::Kind;
+
+/// Recursive-descent parser over the expression text.
+class Parser {
+ public:
+  explicit Parser(std::string_view text) : s_(text) {}
+
+  Expected<NodePtr> parse_all() {
+    auto e = expr();
+    if (!e) return e;
+    skip_space();
+    if (pos_ != s_.size()) return fail(fmt::format("unexpected '{}'", s_.substr(pos_, 1)));
+    return e;
+  }
+
+ private:
+  Error fail(std::string what) const {
+    return Error{fmt::format("in launch expression '{}' at column {}: {}", s_, pos_ + 1, what)};
+  }
+  void skip_space() {
+    while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+  }
+  bool eat(char c) {
+    skip_space();
+    if (pos_ < s_.size() && s_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+
+  Expected<NodePtr> expr() {
+    auto lhs = term();
+    if (!lhs) return lhs;
+    for (;;) {
+      skip_space();
+      if (pos_ >= s_.size() || (s_[pos_] != '+' && s_[pos_] != '-')) return lhs;
+      char op = s_[pos_++];
+      auto rhs = term();
+      if (!rhs) return rhs;
+      lhs = binary(op, *lhs, *rhs);
+    }
+  }
+
+  Expected<NodePtr> term() {
+    auto lhs = unary();
+    if (!lhs) return lhs;
+    for (;;) {
+      skip_space();
+      if (pos_ >= s_.size() || (s_[pos_] != '*' && s_[pos_] != '/' && s_[pos_] != '%')) return lhs;
+      char op = s_[pos_++];
+      auto rhs = unary();
+      if (!rhs) return rhs;
+      lhs = binary(op, *lhs, *rhs);
+    }
+  }
+
+  Expected<NodePtr> unary() {
+    if (eat('-')) {
+      auto operand = unary();
+      if (!operand) return operand;
+      auto n = std::make_shared<LaunchExpr::Node>();
+      n->kind = Kind::Negate;
+      n->kids.push_back(*operand);
+      return NodePtr(n);
+    }
+    if (eat('+')) return unary();
+    return primary();
+  }
+
+  Expected<NodePtr> primary() {
+    skip_space();
+    if (pos_ >= s_.size()) return fail("expression ends too early");
+    if (eat('(')) {
+      auto inner = expr();
+      if (!inner) return inner;
+      if (!eat(')')) return fail("expected ')'");
+      return inner;
+    }
+    char c = s_[pos_];
+    if (std::isdigit(static_cast<unsigned char>(c))) return literal();
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') return name_or_call();
+    return fail(fmt::format("unexpected '{}'", c));
+  }
+
+  Expected<NodePtr> literal() {
+    size_t start = pos_;
+    int base = 10;
+    if (s_.substr(pos_, 2) == "0x" || s_.substr(pos_, 2) == "0X") {
+      base = 16;
+      pos_ += 2;
+    }
+    uint64_t v = 0;
+    size_t digits = 0;
+    while (pos_ < s_.size() && std::isxdigit(static_cast<unsigned char>(s_[pos_]))) {
+      char d = s_[pos_];
+      int dv = std::isdigit(static_cast<unsigned char>(d)) ? d - '0' : (std::tolower(d) - 'a' + 10);
+      if (dv >= base) break;
+      if (v > (std::numeric_limits<int64_t>::max() - dv) / base) return fail("integer literal too large");
+      v = v * base + dv;
+      ++pos_;
+      ++digits;
+    }
+    if (digits == 0) return fail("malformed integer literal");
+    while (pos_ < s_.size() && (s_[pos_] == 'u' || s_[pos_] == 'U' || s_[pos_] == 'l' || s_[pos_] == 'L')) ++pos_;
+    if (pos_ < s_.size() && (s_[pos_] == '.' || std::isalnum(static_cast<unsigned char>(s_[pos_]))))
+      return fail(fmt::format("'{}' is not an integer literal", s_.substr(start, pos_ - start + 1)));
+    auto n = std::make_shared<LaunchExpr::Node>();
+    n->kind = Kind::Literal;
+    n->value = static_cast<int64_t>(v);
+    return NodePtr(n);
+  }
+
+  std::string identifier() {
+    size_t start = pos_;
+    while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '_')) ++pos_;
+    return std::string(s_.substr(start, pos_ - start));
+  }
+
+  Expected<NodePtr> name_or_call() {
+    std::string id = identifier();
+    skip_space();
+    if (pos_ < s_.size() && s_[pos_] == '(') {
+      if (id != "min" && id != "max" && id != "ceil_div")
+        return fail(fmt::format("unknown function '{}' (allowed: min, max, ceil_div)", id));
+      ++pos_;
+      auto n = std::make_shared<LaunchExpr::Node>();
+      n->kind = Kind::Call;
+      n->name = id;
+      do {
+        auto arg = expr();
+        if (!arg) return arg;
+        n->kids.push_back(*arg);
+      } while (eat(','));
+      if (!eat(')')) return fail("expected ')' or ','");
+      if (n->kids.size() != 2) return fail(fmt::format("{}() takes 2 arguments", id));
+      return NodePtr(n);
+    }
+    std::string dotted = id;
+    while (pos_ < s_.size() && s_[pos_] == '.') {
+      ++pos_;
+      std::string field = identifier();
+      if (field.empty()) return fail("expected a field name after '.'");
+      dotted += "." + field;
+    }
+    auto n = std::make_shared<LaunchExpr::Node>();
+    n->kind = Kind::Name;
+    n->name = dotted;
+    return NodePtr(n);
+  }
+
+  static NodePtr binary(char op, NodePtr lhs, NodePtr rhs) {
+    auto n = std::make_shared<LaunchExpr::Node>();
+    n->kind = Kind::Binary;
+    n->op = op;
+    n->kids = {std::move(lhs), std::move(rhs)};
+    return n;
+  }
+
+  std::string_view s_;
+  size_t pos_ = 0;
+};
+
+void collect_names(const LaunchExpr::Node& n, std::set<std::string>& out) {
+  if (n.kind == Kind::Name) out.insert(n.name);
+  for (const auto& k : n.kids) collect_names(*k, out);
+}
+
+Expected<int64_t> eval(const LaunchExpr::Node& n, const LaunchExpr::Lookup& lookup) {
+  switch (n.kind) {
+    case Kind::Literal: return n.value;
+    case Kind::Name: {
+      auto v = lookup(n.name);
+      if (!v) return Error{fmt::format("unknown name '{}' in launch expression", n.name)};
+      return *v;
+    }
+    case Kind::Negate: {
+      auto v = eval(*n.kids[0], lookup);
+      if (!v) return v;
+      return -*v;
+    }
+    default: break;
+  }
+  auto a = eval(*n.kids[0], lookup);
+  if (!a) return a;
+  auto b = eval(*n.kids[1], lookup);
+  if (!b) return b;
+  int64_t x = *a, y = *b, r = 0;
+  if (n.kind == Kind::Call) {
+    if (n.name == "min") return std::min(x, y);
+    if (n.name == "max") return std::max(x, y);
+    if (y <= 0) return Error{"ceil_div() by a non-positive value in launch expression"};
+    return x >= 0 ? (x + y - 1) / y : x / y;
+  }
+  switch (n.op) {
+    case '+':
+      if (__builtin_add_overflow(x, y, &r)) return Error{"overflow in launch expression"};
+      return r;
+    case '-':
+      if (__builtin_sub_overflow(x, y, &r)) return Error{"overflow in launch expression"};
+      return r;
+    case '*':
+      if (__builtin_mul_overflow(x, y, &r)) return Error{"overflow in launch expression"};
+      return r;
+    case '/':
+      if (y == 0) return Error{"division by zero in launch expression"};
+      return x / y;
+    case '%':
+      if (y == 0) return Error{"division by zero in launch expression"};
+      return x % y;
+  }
+  return Error{"bad operator in launch expression"};
+}
+
+}  // namespace
+
+Expected<LaunchExpr> LaunchExpr::parse(std::string_view text) {
+  auto root = Parser(text).parse_all();
+  if (!root) return root.error();
+  LaunchExpr e;
+  e.root_ = *root;
+  e.text_ = std::string(text);
+  return e;
+}
+
+std::set<std::string> LaunchExpr::names() const {
+  std::set<std::string> out;
+  if (root_) collect_names(*root_, out);
+  return out;
+}
+
+Expected<int64_t> LaunchExpr::evaluate(const Lookup& lookup) const {
+  if (!root_) return Error{"empty launch expression"};
+  return eval(*root_, lookup);
+}
+
+}  // namespace stark

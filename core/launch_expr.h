@@ -1,0 +1,46 @@
+// The small integer expression language of launch overrides and annotation
+// keys (DESIGN.md section 4): names, integer literals, + - * / %, parentheses,
+// min, max, ceil_div. The evaluator computes launch shapes from captured
+// values with it; the rewriter and the validators check names with it.
+#ifndef STARK_CORE_LAUNCH_EXPR_H
+#define STARK_CORE_LAUNCH_EXPR_H
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/expected.h"
+
+namespace stark {
+
+/// A parsed launch expression; cheap to copy (shares its tree).
+class LaunchExpr {
+ public:
+  /// Looks up a name ("n", "p.rows", "grid.x", "shmem"); nullopt = unknown.
+  using Lookup = std::function<std::optional<int64_t>(std::string_view)>;
+
+  static Expected<LaunchExpr> parse(std::string_view text);
+
+  /// Every name the expression reads, dotted names whole ("p.n").
+  std::set<std::string> names() const;
+
+  /// Integer value; errors on unknown names, division by zero, overflow.
+  Expected<int64_t> evaluate(const Lookup& lookup) const;
+
+  const std::string& text() const { return text_; }
+
+  struct Node;
+
+ private:
+  std::shared_ptr<const Node> root_;
+  std::string text_;
+};
+
+}  // namespace stark
+
+#endif  // STARK_CORE_LAUNCH_EXPR_H

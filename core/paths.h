@@ -1,0 +1,33 @@
+// Path helpers: how files are named in manifests (relative to the source root)
+// and where STARK's own installed files are (relative to the executable).
+#ifndef STARK_CORE_PATHS_H
+#define STARK_CORE_PATHS_H
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stark {
+
+/// Lexically normal absolute path (no symlink resolution: names stay the user's).
+std::filesystem::path absolute_normal(const std::filesystem::path& p);
+
+/// True when p is root or lies below it (both absolute and normal).
+bool is_within(const std::filesystem::path& p, const std::filesystem::path& root);
+
+/// p relative to root in generic form when inside it, else p's absolute form.
+std::string display_path(const std::filesystem::path& p, const std::filesystem::path& root);
+
+/// The deepest folder containing every path (files count by their folder).
+std::filesystem::path common_ancestor(const std::vector<std::filesystem::path>& paths);
+
+/// The folder holding ".git" at or above dir, if any.
+std::optional<std::filesystem::path> git_toplevel(const std::filesystem::path& dir);
+
+/// This process's executable (/proc/self/exe).
+std::filesystem::path executable_path();
+
+}  // namespace stark
+
+#endif  // STARK_CORE_PATHS_H

@@ -1,0 +1,149 @@
+#include "core/result.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "core/file_io.h"
+#include "core/json_optional.h"
+
+namespace stark {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr std::pair<const char*, KernelStatus> kStatuses[] = {{"improved", KernelStatus::Improved},
+                                                              {"no_gain", KernelStatus::NoGain},
+                                                              {"failed", KernelStatus::Failed},
+                                                              {"skipped", KernelStatus::Skipped},
+                                                              {"untimed", KernelStatus::Untimed}};
+constexpr std::pair<const char*, CacheState> kCacheStates[] = {
+    {"hit", CacheState::Hit}, {"miss", CacheState::Miss}, {"off", CacheState::Off}};
+
+template <typename E, size_t N>
+E parse_enum(const json& j, const char* what, const std::pair<const char*, E> (&table)[N]) {
+  auto s = j.get<std::string>();
+  for (const auto& [name, value] : table)
+    if (s == name) return value;
+  throw std::invalid_argument(fmt::format("unknown {} '{}'", what, s));
+}
+
+template <typename E, size_t N>
+const char* enum_name(E e, const std::pair<const char*, E> (&table)[N]) {
+  for (const auto& [name, value] : table)
+    if (value == e) return name;
+  return table[0].first;
+}
+
+}  // namespace
+
+const char* to_string(KernelStatus s) { return enum_name(s, kStatuses); }
+const char* to_string(CacheState s) { return enum_name(s, kCacheStates); }
+
+void to_json(json& j, const TreeNode& n) {
+  j = {{"id", n.id},
+       {"parent", or_null(n.parent)},
+       {"role", n.role},
+       {"status", n.status},
+       {"time_us", or_null(n.time_us)},
+       {"diagnostics", n.diagnostics},
+       {"variant", or_null(n.variant)}};
+  if (!n.strategy.empty()) j["strategy"] = n.strategy;
+}
+void from_json(const json& j, TreeNode& n) {
+  n = {};
+  n.id = j.at("id").get<int>();
+  n.parent = optional_field<int>(j, "parent");
+  n.role = j.at("role").get<std::string>();
+  n.status = j.at("status").get<std::string>();
+  n.time_us = optional_field<double>(j, "time_us");
+  n.diagnostics = j.value("diagnostics", "");
+  n.variant = optional_field<Variant>(j, "variant");
+  n.strategy = j.value("strategy", "");
+}
+
+void to_json(json& j, const KernelResult& k) {
+  json best = nullptr;
+  if (k.best) {
+    best = *k.best;
+    best.erase("kernel");
+    best.erase("schema");
+  }
+  j = {{"id", k.id},
+       {"status", to_string(k.status)},
+       {"cache", to_string(k.cache)},
+       {"baseline_us", or_null(k.baseline_us)},
+       {"best_us", or_null(k.best_us)},
+       {"speedup", or_null(k.speedup)},
+       {"attempts", k.attempts},
+       {"tokens", {{"prompt", k.tokens.prompt}, {"completion", k.tokens.completion}}},
+       {"cost_usd", or_null(k.cost_usd)},
+       {"best", best},
+       {"checks", k.checks},
+       {"strategies", k.strategies},
+       {"assumptions", k.assumptions},
+       {"tree", k.tree}};
+}
+void from_json(const json& j, KernelResult& k) {
+  k = {};
+  k.id = j.at("id").get<std::string>();
+  k.status = parse_enum(j.at("status"), "kernel status", kStatuses);
+  k.cache = j.contains("cache") ? parse_enum(j["cache"], "cache state", kCacheStates) : CacheState::Off;
+  k.baseline_us = optional_field<double>(j, "baseline_us");
+  k.best_us = optional_field<double>(j, "best_us");
+  k.speedup = optional_field<double>(j, "speedup");
+  k.attempts = j.value("attempts", 0);
+  if (j.contains("tokens") && j["tokens"].is_object()) {
+    k.tokens.prompt = j["tokens"].value("prompt", int64_t{0});
+    k.tokens.completion = j["tokens"].value("completion", int64_t{0});
+  }
+  k.cost_usd = optional_field<double>(j, "cost_usd");
+  k.best = optional_field<Variant>(j, "best");
+  if (k.best) k.best->kernel = k.id;
+  k.checks = j.value("checks", std::vector<Check>{});
+  k.strategies = j.value("strategies", std::vector<std::string>{});
+  k.assumptions = j.value("assumptions", std::vector<std::string>{});
+  k.tree = j.at("tree").get<std::vector<TreeNode>>();
+}
+
+void to_json(json& j, const Result& r) {
+  j = {{"schema", kResultSchema},
+       {"source_root", r.source_root},
+       {"build_dir", r.build_dir},
+       {"manifest", r.manifest},
+       {"gpu", or_null(r.gpu)},
+       {"backend", {{"name", r.backend.name}, {"model", r.backend.model}}},
+       {"seed", r.seed},
+       {"kernels", r.kernels}};
+}
+void from_json(const json& j, Result& r) {
+  r = {};
+  r.source_root = j.at("source_root").get<std::string>();
+  r.build_dir = j.value("build_dir", "");
+  r.manifest = j.at("manifest").get<std::string>();
+  r.gpu = optional_field<GpuInfo>(j, "gpu");
+  if (j.contains("backend") && j["backend"].is_object()) {
+    r.backend.name = j["backend"].value("name", "");
+    r.backend.model = j["backend"].value("model", "");
+  }
+  r.seed = j.value("seed", int64_t{0});
+  r.kernels = j.at("kernels").get<std::vector<KernelResult>>();
+}
+
+Expected<Result> load_result(const std::string& dir) {
+  auto path = std::filesystem::path(dir) / "result.json";
+  auto j = read_json_file(path);
+  if (!j) return j.error();
+  if (!j->is_object() || j->value("schema", "") != kResultSchema)
+    return Error{fmt::format("'{}' is not a STARK result (expected \"schema\": \"{}\")", path.string(), kResultSchema)};
+  try {
+    return j->get<Result>();
+  } catch (const std::exception& e) {
+    return Error{fmt::format("'{}' is not a valid result: {}", path.string(), e.what())};
+  }
+}
+
+}  // namespace stark

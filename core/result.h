@@ -1,0 +1,95 @@
+// The result of `stark optimize` (stark.result/1, DIR/result.json): per kernel
+// what was found, the search tree that found it, and the checks it passed.
+// `stark apply` and `stark report` read only this (plus the files it names).
+#ifndef STARK_CORE_RESULT_H
+#define STARK_CORE_RESULT_H
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/evaluation.h"
+#include "core/expected.h"
+#include "core/gpu_info.h"
+#include "core/variant.h"
+
+namespace stark {
+
+inline constexpr const char* kResultSchema = "stark.result/1";
+
+enum class KernelStatus { Improved, NoGain, Failed, Skipped, Untimed };
+enum class CacheState { Hit, Miss, Off };
+
+/// One evaluated (or failed) candidate in a kernel's search tree.
+struct TreeNode {
+  int id = 0;
+  std::optional<int> parent;  // nullopt: the root (the original kernel)
+  std::string role;           // "root", "plan+code", "debug"
+  std::string status;         // "accepted", "rejected", "error", "compile_error", "invalid"...
+  std::optional<double> time_us;
+  std::string diagnostics;
+  std::optional<Variant> variant;
+  std::string strategy;  // extension: what the plan role chose, in a few words
+  bool operator==(const TreeNode&) const = default;
+};
+
+struct TokenUsage {
+  int64_t prompt = 0;
+  int64_t completion = 0;
+  bool operator==(const TokenUsage&) const = default;
+};
+
+struct KernelResult {
+  std::string id;
+  KernelStatus status = KernelStatus::Failed;
+  CacheState cache = CacheState::Off;
+  std::optional<double> baseline_us;
+  std::optional<double> best_us;
+  std::optional<double> speedup;
+  int attempts = 0;
+  TokenUsage tokens;
+  std::optional<double> cost_usd;
+  std::optional<Variant> best;  // without "kernel"
+  std::vector<Check> checks;
+  std::vector<std::string> strategies;
+  std::vector<std::string> assumptions;  // extension: e.g. "__restrict__ added: no captured launch aliased x, y"
+  std::vector<TreeNode> tree;
+  bool operator==(const KernelResult&) const = default;
+};
+
+struct BackendInfo {
+  std::string name;  // builtin, openai, anthropic, command
+  std::string model;
+  bool operator==(const BackendInfo&) const = default;
+};
+
+struct Result {
+  std::string source_root;
+  std::string build_dir;
+  std::string manifest;  // path of the manifest this run used
+  std::optional<GpuInfo> gpu;
+  BackendInfo backend;
+  int64_t seed = 0;
+  std::vector<KernelResult> kernels;
+  bool operator==(const Result&) const = default;
+};
+
+const char* to_string(KernelStatus s);
+const char* to_string(CacheState s);
+
+void to_json(nlohmann::json& j, const TreeNode& n);
+void from_json(const nlohmann::json& j, TreeNode& n);
+void to_json(nlohmann::json& j, const KernelResult& k);
+void from_json(const nlohmann::json& j, KernelResult& k);
+void to_json(nlohmann::json& j, const Result& r);
+void from_json(const nlohmann::json& j, Result& r);
+
+/// Reads DIR/result.json and checks it.
+Expected<Result> load_result(const std::string& dir);
+
+}  // namespace stark
+
+#endif  // STARK_CORE_RESULT_H

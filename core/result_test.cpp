@@ -1,0 +1,62 @@
+#include "core/result.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "core/evaluation.h"
+
+namespace stark {
+namespace {
+
+TEST(Result, HandWrittenMinimalResultLoads) {
+  // Only the fields DESIGN.md requires: a hand-written result must work.
+  auto j = nlohmann::json::parse(R"({
+    "schema": "stark.result/1", "source_root": "/p", "manifest": "/p/build/m.json",
+    "kernels": [{"id": "a.cu:k", "status": "improved", "tree": [],
+                 "best": {"source": "__global__ void k() {}", "launch": {"block": ["32", "4", "1"]}}}]})");
+  Result r = j.get<Result>();
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_EQ(r.kernels[0].status, KernelStatus::Improved);
+  ASSERT_TRUE(r.kernels[0].best);
+  EXPECT_EQ(r.kernels[0].best->kernel, "a.cu:k");
+  EXPECT_EQ(r.kernels[0].best->launch.block.size(), 3u);
+}
+
+TEST(Result, RoundTripDropsKernelFromBest) {
+  Result r;
+  r.source_root = "/p";
+  r.manifest = "m.json";
+  r.gpu = GpuInfo{"NVIDIA H200", "90", "580", "13.0"};
+  KernelResult k;
+  k.id = "a.cu:k";
+  k.status = KernelStatus::NoGain;
+  k.best = Variant{"a.cu:k", "__global__ void k() {}", {{"ceil_div(n, 512)"}, {"512"}, std::nullopt}};
+  k.tree = {{0, std::nullopt, "root", "accepted", 10.0, "", std::nullopt, ""},
+            {1, 0, "plan+code", "rejected", std::nullopt, "wrong output", k.best, "vectorize"}};
+  r.kernels = {k};
+  nlohmann::json j = r;
+  EXPECT_FALSE(j["kernels"][0]["best"].contains("kernel"));
+  EXPECT_EQ(j["kernels"][0]["best"]["launch"]["grid"], "ceil_div(n, 512)");
+  EXPECT_EQ(j.get<Result>(), r);
+}
+
+TEST(Result, RejectsUnknownStatus) {
+  auto j = nlohmann::json::parse(R"({"schema": "stark.result/1", "source_root": "/p", "manifest": "m",
+    "kernels": [{"id": "a", "status": "great", "tree": []}]})");
+  EXPECT_THROW(j.get<Result>(), std::exception);
+}
+
+TEST(Evaluation, RoundTrip) {
+  Evaluation e;
+  e.kernel = "a.cu:k";
+  e.verdict = Verdict::Rejected;
+  e.reason = "output differs";
+  e.checks = {{"sanitizer", std::nullopt, "compute-sanitizer not found"}, {"outputs", false, "x[3]"}};
+  e.captures = {{"0", Timing{10, 9, 11, 50}, std::nullopt, 0.5, 0.1}};
+  nlohmann::json j = e;
+  EXPECT_TRUE(j["checks"][0]["ok"].is_null());
+  EXPECT_EQ(j.get<Evaluation>(), e);
+}
+
+}  // namespace
+}  // namespace stark
