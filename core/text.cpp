@@ -40,6 +40,41 @@ std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   return out;
 }
 
+std::vector<std::string> shell_split(std::string_view command) {
+  std::vector<std::string> out;
+  std::string word;
+  bool in_word = false;
+  enum { kNone, kSingle, kDouble } quote = kNone;
+  for (size_t i = 0; i < command.size(); ++i) {
+    char c = command[i];
+    if (quote == kSingle) {
+      if (c == '\'') quote = kNone;
+      else word += c;
+      continue;
+    }
+    if (quote == kDouble) {
+      if (c == '"') quote = kNone;
+      else if (c == '\\' && i + 1 < command.size() && std::string_view("\"\\$`").find(command[i + 1]) != std::string_view::npos)
+        word += command[++i];
+      else word += c;
+      continue;
+    }
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      if (in_word) out.push_back(std::move(word));
+      word.clear();
+      in_word = false;
+      continue;
+    }
+    in_word = true;
+    if (c == '\'') quote = kSingle;
+    else if (c == '"') quote = kDouble;
+    else if (c == '\\' && i + 1 < command.size()) word += command[++i];
+    else word += c;
+  }
+  if (in_word) out.push_back(std::move(word));
+  return out;
+}
+
 std::string shell_quote(std::string_view arg) {
   bool plain = !arg.empty();
   for (char c : arg)

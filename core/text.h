@@ -18,6 +18,10 @@ bool starts_with(std::string_view s, std::string_view prefix);
 /// Joins with a separator.
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
 
+/// Splits a command line the way a POSIX shell would (quotes, backslashes),
+/// as CMake writes the "command" of compile_commands.json.
+std::vector<std::string> shell_split(std::string_view command);
+
 /// Quotes one argument for a POSIX shell, only when it needs it.
 std::string shell_quote(std::string_view arg);
 

@@ -1,0 +1,135 @@
+#include "clang_tool/unit_scan.h"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/FileManager.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Tooling/Tooling.h>
+#include <fmt/format.h>
+#include <llvm/Support/VirtualFileSystem.h>
+
+#include <chrono>
+
+#include "clang_tool/annotation.h"
+#include "clang_tool/kernel_collector.h"
+#include "core/paths.h"
+
+namespace stark {
+
+namespace {
+
+/// Keeps clang's errors (not warnings: the build compiles with its own
+/// compiler and flags, so a clang-only warning is noise) as STARK diagnostics.
+class ErrorCollector : public clang::DiagnosticConsumer {
+ public:
+  explicit ErrorCollector(UnitScan& unit, std::string directory) : unit_(unit), directory_(std::move(directory)) {}
+
+  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
+    clang::DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level < clang::DiagnosticsEngine::Error) return;
+    llvm::SmallString<256> message;
+    info.FormatDiagnostic(message);
+    Diagnostic d;
+    d.level = Severity::Error;
+    d.message = std::string(message);
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      const clang::SourceManager& sm = info.getSourceManager();
+      clang::PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(info.getLocation()));
+      if (p.isValid()) {
+        std::filesystem::path file(p.getFilename());
+        if (file.is_relative()) file = std::filesystem::path(directory_) / file;
+        d.file = absolute_normal(file).string();
+        d.line = static_cast<int>(p.getLine());
+        d.column = static_cast<int>(p.getColumn());
+      }
+    }
+    unit_.diagnostics.push_back(std::move(d));
+  }
+
+ private:
+  UnitScan& unit_;
+  std::string directory_;
+};
+
+class CollectConsumer : public clang::ASTConsumer {
+ public:
+  CollectConsumer(UnitScan& unit, const ClangSetup& setup) : unit_(unit), setup_(setup) {}
+
+  void HandleTranslationUnit(clang::ASTContext& ctx) override {
+    note_cuda_wrappers(ctx.getSourceManager());
+    if (ctx.getDiagnostics().hasErrorOccurred()) return;  // a broken unit yields errors, not half a manifest
+    collect_kernels(ctx, unit_);
+  }
+
+ private:
+  // Which cuda_wrappers folder the parse really read: a relocated binary
+  // may silently fall back to a system copy, or to none.
+  void note_cuda_wrappers(const clang::SourceManager& sm) {
+    std::string ours = (setup_.resource_dir / "include" / "cuda_wrappers").lexically_normal().string();
+    for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it) {
+      std::string path = absolute_normal(std::string(it->first.getName())).string();
+      auto at = path.find("/cuda_wrappers/");
+      if (at == std::string::npos) continue;
+      unit_.cuda_wrappers = path.substr(0, at + std::string("/cuda_wrappers").size());
+      if (unit_.cuda_wrappers == ours) return;
+    }
+  }
+
+  UnitScan& unit_;
+  const ClangSetup& setup_;
+};
+
+class CollectAction : public clang::ASTFrontendAction {
+ public:
+  CollectAction(UnitScan& unit, const ClangSetup& setup) : unit_(unit), setup_(setup) {}
+
+ protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
+    return std::make_unique<CollectConsumer>(unit_, setup_);
+  }
+
+ private:
+  UnitScan& unit_;
+  const ClangSetup& setup_;
+};
+
+}  // namespace
+
+UnitScan scan_unit(const CompileCommand& command, const ClangSetup& setup) {
+  register_stark_attribute();
+  auto start = std::chrono::steady_clock::now();
+  UnitScan unit;
+  unit.file = command.file;
+
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs(llvm::vfs::createPhysicalFileSystem().release());
+  fs->setCurrentWorkingDirectory(command.directory);
+  llvm::IntrusiveRefCntPtr<clang::FileManager> files(new clang::FileManager(clang::FileSystemOptions(), fs));
+  clang::tooling::ToolInvocation invocation(clang_arguments(command, setup),
+                                            std::make_unique<CollectAction>(unit, setup), files.get());
+  ErrorCollector errors(unit, command.directory);
+  invocation.setDiagnosticConsumer(&errors);
+  bool ok = invocation.run();
+  if (!ok && unit.diagnostics.empty())
+    unit.diagnostics.push_back({command.file, 0, 0, Severity::Error,
+                                "clang could not parse this translation unit (see the messages above)"});
+  if (ok || unit.kernels.size() + unit.launches.size() > 0) {
+    std::string ours = (setup.resource_dir / "include" / "cuda_wrappers").lexically_normal().string();
+    if (unit.cuda_wrappers != ours)
+      unit.diagnostics.push_back(
+          {command.file, 0, 0, Severity::Error,
+           unit.cuda_wrappers.empty()
+               ? fmt::format("clang parsed this file without its CUDA wrapper headers ('{}' was not used); "
+                             "the parse would not match nvcc's (check `stark doctor`)",
+                             ours)
+               : fmt::format("clang took its CUDA wrapper headers from '{}' instead of '{}'; the parse would not "
+                             "match nvcc's (check `stark doctor`)",
+                             unit.cuda_wrappers, ours)});
+  }
+  unit.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return unit;
+}
+
+}  // namespace stark

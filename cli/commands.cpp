@@ -1,0 +1,14 @@
+// The list of subcommands. Add a new one here and in its own cmd_*.cpp.
+#include "cli/command.h"
+#include "cli/commands.h"
+
+namespace stark::cli {
+
+std::vector<std::unique_ptr<Command>> all_commands() {
+  std::vector<std::unique_ptr<Command>> out;
+  out.push_back(make_scan_command());
+  out.push_back(make_doctor_command());
+  return out;
+}
+
+}  // namespace stark::cli

@@ -1,0 +1,12 @@
+#pragma once
+
+namespace edge {
+
+/// Passed to a kernel by value.
+struct Shape {
+  int rows;
+  int cols;
+  float eps;
+};
+
+}  // namespace edge
