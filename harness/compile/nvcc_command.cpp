@@ -1,0 +1,223 @@
+#include "harness/compile/nvcc_command.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+
+#include "core/file_io.h"
+#include "core/paths.h"
+#include "core/text.h"
+
+namespace stark::harness {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Options whose value is the next argument when not written as -opt=value.
+const std::set<std::string> kTakesValue = {
+    "-o", "--output-file", "-MF", "-MT", "-MQ", "--dependency-output", "--dependency-target-name", "-x",
+    "--x", "-I", "--include-path", "-isystem", "--system-include", "-include", "--pre-include", "-iquote",
+    "-D", "--define-macro", "-U", "--undefine-macro", "-Xcompiler", "--compiler-options", "-Xptxas",
+    "--ptxas-options", "-Xlinker", "--linker-options", "-Xnvlink", "--nvlink-options", "-Xarchive",
+    "--archive-options", "-ccbin", "--compiler-bindir", "-arch", "--gpu-architecture", "-code", "--gpu-code",
+    "-gencode", "--generate-code", "--options-file", "-optf", "-std", "--std", "-L", "--library-path", "-l",
+    "--library", "-odir", "--output-directory", "-maxrregcount", "--maxrregcount", "--keep-dir", "-keep-dir",
+    "-time", "--time", "-rdc", "--relocatable-device-code", "-t", "--threads", "-split-compile",
+    "--split-compile", "-Xcudafe", "-diag-suppress", "--diag-suppress", "-diag-error", "--diag-error",
+    "-diag-warn", "--diag-warn", "-default-stream", "--default-stream", "-cudart", "--cudart", "-ftz", "--ftz",
+    "-prec-div", "--prec-div", "-prec-sqrt", "--prec-sqrt", "-fmad", "--fmad", "-use_fast_math", "-lineinfo",
+    "-Werror", "--Werror", "-ext-lambda", "-expt-relaxed-constexpr", "-G", "-g"};
+// (The last few never take a value; listing them here is harmless because
+// they are only consulted for options followed by a separate value below.)
+const std::set<std::string> kFlagsOnly = {"-ftz", "--ftz", "-prec-div", "--prec-div", "-prec-sqrt",
+                                          "--prec-sqrt", "-fmad", "--fmad", "-use_fast_math", "-lineinfo",
+                                          "-Werror", "--Werror", "-ext-lambda", "-expt-relaxed-constexpr",
+                                          "-G", "-g"};
+
+// Dropped together with their value: outputs, dependency files, GPU targets.
+const std::set<std::string> kDropWithValue = {"-o", "--output-file", "-MF", "-MT", "-MQ", "--dependency-output",
+                                              "--dependency-target-name", "-arch", "--gpu-architecture", "-code",
+                                              "--gpu-code", "-gencode", "--generate-code", "-odir",
+                                              "--output-directory", "--keep-dir", "-keep-dir", "-time", "--time"};
+// Dropped alone: what to produce.
+const std::set<std::string> kDrop = {"-c", "--compile", "-MD", "-MMD", "-M", "-MM", "-MP",
+                                     "--generate-dependencies-with-compile",
+                                     "--generate-nonsystem-dependencies-with-compile", "--generate-dependencies",
+                                     "--generate-nonsystem-dependencies", "-cubin", "--cubin", "-ptx", "--ptx",
+                                     "-fatbin", "--fatbin", "-E", "--preprocess", "-dryrun", "--dryrun", "-keep",
+                                     "--keep", "-save-temps", "--save-temps", "-dlink", "--device-link", "-lib",
+                                     "--lib", "-v", "--verbose"};
+// Path-valued options whose path may lie in the source root.
+const std::set<std::string> kPathOptions = {"-I", "--include-path", "-isystem", "--system-include", "-include",
+                                            "--pre-include", "-iquote"};
+
+bool is_rdc(const std::string& opt, const std::string& value) {
+  if (opt == "-dc" || opt == "--device-c" || opt == "-dw" || opt == "--device-w" || opt == "-ewp" ||
+      opt == "--extensible-whole-program")
+    return true;
+  if (opt == "-rdc" || opt == "--relocatable-device-code") return value == "true" || value == "1";
+  return false;
+}
+
+std::string basename(const std::string& s) { return fs::path(s).filename().string(); }
+
+}  // namespace
+
+Expected<std::vector<std::string>> nvcc_command(const CompileCommand& command, const NvccCommandSpec& spec) {
+  if (command.arguments.empty()) return Error{"the kernel's compile command is empty"};
+  fs::path dir = command.directory.empty() ? fs::current_path() : fs::path(command.directory);
+  fs::path file = absolute_normal(dir / command.file);
+
+  auto map_path = [&](const std::string& p) -> std::string {
+    fs::path abs = absolute_normal(dir / p);
+    if (!spec.shadow_root.empty() && is_within(abs, absolute_normal(spec.source_root)))
+      return (spec.shadow_root / fs::relative(abs, absolute_normal(spec.source_root))).lexically_normal().string();
+    return abs.string();
+  };
+
+  // Expand response files (--options-file F, -optf F, @F) in place.
+  std::vector<std::string> in;
+  size_t first = 0;
+  while (first < command.arguments.size() &&
+         (basename(command.arguments[first]) == "ccache" || basename(command.arguments[first]) == "sccache"))
+    ++first;
+  if (first >= command.arguments.size()) return Error{"the kernel's compile command names no compiler"};
+  std::string compiler = command.arguments[first];
+  if (basename(compiler) != "nvcc")
+    return Error{fmt::format("the kernel's translation unit is compiled by '{}', not nvcc; STARK compiles "
+                             "candidates with nvcc only",
+                             compiler)};
+  for (size_t i = first + 1; i < command.arguments.size(); ++i) {
+    const std::string& a = command.arguments[i];
+    std::string rsp;
+    if ((a == "--options-file" || a == "-optf") && i + 1 < command.arguments.size()) rsp = command.arguments[++i];
+    else if (starts_with(a, "--options-file=")) rsp = a.substr(15);
+    else if (starts_with(a, "-optf=")) rsp = a.substr(6);
+    else if (a.size() > 1 && a[0] == '@') rsp = a.substr(1);
+    if (rsp.empty()) {
+      in.push_back(a);
+      continue;
+    }
+    auto text = read_file(dir / rsp);
+    if (!text) return Error{fmt::format("cannot read the options file {} of the compile command", (dir / rsp).string())};
+    for (auto& part : shell_split(*text)) in.push_back(part);
+  }
+
+  std::vector<std::string> out = {fs::path(compiler).has_parent_path() || spec.nvcc.empty() ? compiler : spec.nvcc};
+  bool saw_file = false;
+  for (size_t i = 0; i < in.size(); ++i) {
+    const std::string& a = in[i];
+    // Split "-opt=value" and "-Ipath" forms.
+    std::string opt = a, value;
+    bool joined = false;
+    auto eq = a.find('=');
+    if (a.size() > 1 && a[0] == '-' && eq != std::string::npos) {
+      opt = a.substr(0, eq);
+      value = a.substr(eq + 1);
+      joined = true;
+    } else {
+      for (const char* p : {"-I", "-D", "-U", "-L", "-l"}) {
+        if (a.size() > 2 && starts_with(a, p) && a[2] != '-') {
+          opt = p;
+          value = a.substr(2);
+          joined = true;
+          break;
+        }
+      }
+    }
+    bool separate = !joined && kTakesValue.count(opt) && !kFlagsOnly.count(opt) && i + 1 < in.size();
+    if (separate) value = in[i + 1];
+
+    if (is_rdc(opt, value))
+      return Error{"the kernel is compiled as relocatable device code (-rdc=true / -dc); STARK evaluates "
+                   "whole-program kernels only: build this target without -rdc, or mark another kernel"};
+    if (opt == "-rdc" || opt == "--relocatable-device-code") {  // -rdc=false: keep, harmless
+      out.push_back(a);
+      if (separate) out.push_back(in[++i]);
+      continue;
+    }
+    if (kDropWithValue.count(opt)) {
+      if (separate) ++i;
+      continue;
+    }
+    if (kDrop.count(a)) continue;
+    if (kPathOptions.count(opt)) {
+      std::string mapped = map_path(value);
+      if (joined && (opt == "-I")) out.push_back("-I" + mapped);
+      else if (joined) out.push_back(opt + "=" + mapped);
+      else {
+        out.push_back(opt);
+        out.push_back(mapped);
+        ++i;
+      }
+      continue;
+    }
+    if (separate) {  // an option with a separate value we keep as it is
+      out.push_back(a);
+      out.push_back(in[++i]);
+      continue;
+    }
+    if (!a.empty() && a[0] != '-' && absolute_normal(dir / a) == file) {
+      saw_file = true;
+      continue;  // added last
+    }
+    out.push_back(a);
+  }
+  if (!saw_file)
+    return Error{fmt::format("the compile command does not name its source file {}", file.string())};
+
+  out.push_back("-arch=sm_" + spec.sm);
+  switch (spec.mode) {
+    case CompileMode::Cubin: out.push_back("-cubin"); break;
+    case CompileMode::Object: out.push_back("-c"); break;
+    case CompileMode::Dependencies: out.push_back("-M"); break;
+  }
+  if (spec.mode != CompileMode::Dependencies && !spec.dependency_file.empty()) {
+    out.push_back("-MD");
+    out.push_back("-MF");
+    out.push_back(spec.dependency_file.string());
+  }
+  if (!spec.output.empty()) {
+    out.push_back("-o");
+    out.push_back(spec.output.string());
+  }
+  out.push_back(map_path(file.string()));
+  return out;
+}
+
+std::vector<std::string> parse_make_deps(const std::string& text) {
+  std::vector<std::string> deps;
+  std::string cur;
+  bool after_colon = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '\\' && i + 1 < text.size() && text[i + 1] == '\n') {
+      ++i;
+      c = ' ';
+    } else if (c == '\\' && i + 1 < text.size() && text[i + 1] == ' ') {
+      cur += ' ';
+      ++i;
+      continue;
+    }
+    if (!after_colon) {
+      if (c == ':' && (i + 1 >= text.size() || text[i + 1] == ' ' || text[i + 1] == '\n' || text[i + 1] == '\\'))
+        after_colon = true;
+      continue;
+    }
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+      if (!cur.empty()) deps.push_back(cur);
+      cur.clear();
+      if (c == '\n' && (i + 1 < text.size() && text[i + 1] != ' ')) after_colon = false;  // next rule
+      continue;
+    }
+    cur += c;
+  }
+  if (!cur.empty()) deps.push_back(cur);
+  std::sort(deps.begin(), deps.end());
+  deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+  return deps;
+}
+
+}  // namespace stark::harness

@@ -1,0 +1,142 @@
+#include "harness/compile/nvcc_command.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+namespace stark::harness {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+
+CompileCommand cmake_style() {
+  CompileCommand cc;
+  cc.directory = "/proj/build";
+  cc.file = "/proj/src/ops.cu";
+  cc.arguments = {"/usr/local/cuda/bin/nvcc", "-forward-unknown-to-host-compiler", "-DNDEBUG", "-I/proj/include",
+                  "-I../src", "-isystem", "/usr/include/x", "-O3", "-std=c++17",
+                  "--generate-code=arch=compute_90,code=[compute_90,sm_90]", "-Xcompiler=-fPIC", "-MD", "-MT",
+                  "CMakeFiles/ops.dir/src/ops.cu.o", "-MF", "CMakeFiles/ops.dir/src/ops.cu.o.d", "-x", "cu", "-c",
+                  "/proj/src/ops.cu", "-o", "CMakeFiles/ops.dir/src/ops.cu.o"};
+  cc.archs = {"90"};
+  return cc;
+}
+
+TEST(NvccCommand, CubinForOneArchWithShadowedPaths) {
+  NvccCommandSpec spec;
+  spec.sm = "90";
+  spec.output = "/cache/out.cubin";
+  spec.source_root = "/proj";
+  spec.shadow_root = "/tmp/shadow-1";
+  auto argv = nvcc_command(cmake_style(), spec);
+  ASSERT_TRUE(argv) << argv.error().message;
+  const auto& a = *argv;
+  EXPECT_EQ(a.front(), "/usr/local/cuda/bin/nvcc");
+  EXPECT_EQ(a.back(), "/tmp/shadow-1/src/ops.cu");
+  EXPECT_TRUE(has(a, "-I/tmp/shadow-1/include"));
+  EXPECT_TRUE(has(a, "-I/tmp/shadow-1/src"));  // relative to the build folder, inside the root
+  EXPECT_TRUE(has(a, "/usr/include/x"));       // outside the root: unchanged
+  EXPECT_TRUE(has(a, "-DNDEBUG"));
+  EXPECT_TRUE(has(a, "-O3"));
+  EXPECT_TRUE(has(a, "-std=c++17"));
+  EXPECT_TRUE(has(a, "-Xcompiler=-fPIC"));
+  EXPECT_TRUE(has(a, "-cubin"));
+  EXPECT_TRUE(has(a, "-arch=sm_90"));
+  EXPECT_FALSE(has(a, "-c"));
+  EXPECT_FALSE(has(a, "-MD"));
+  EXPECT_FALSE(has(a, "CMakeFiles/ops.dir/src/ops.cu.o"));
+  EXPECT_FALSE(has(a, "CMakeFiles/ops.dir/src/ops.cu.o.d"));
+  EXPECT_EQ(std::count_if(a.begin(), a.end(), [](const std::string& s) { return s.find("generate-code") != std::string::npos; }), 0);
+  auto o = std::find(a.begin(), a.end(), "-o");
+  ASSERT_NE(o, a.end());
+  EXPECT_EQ(*(o + 1), "/cache/out.cubin");
+}
+
+TEST(NvccCommand, ObjectAndDependencyModes) {
+  NvccCommandSpec spec;
+  spec.sm = "80";
+  spec.mode = CompileMode::Object;
+  spec.output = "x.o";
+  spec.dependency_file = "x.d";
+  auto obj = nvcc_command(cmake_style(), spec);
+  ASSERT_TRUE(obj);
+  EXPECT_TRUE(has(*obj, "-c"));
+  EXPECT_TRUE(has(*obj, "-arch=sm_80"));
+  EXPECT_TRUE(has(*obj, "-MD"));
+  EXPECT_TRUE(has(*obj, "x.d"));
+  EXPECT_EQ(obj->back(), "/proj/src/ops.cu");  // no shadow: unchanged
+  spec.mode = CompileMode::Dependencies;
+  auto deps = nvcc_command(cmake_style(), spec);
+  ASSERT_TRUE(deps);
+  EXPECT_TRUE(has(*deps, "-M"));
+  EXPECT_FALSE(has(*deps, "-c"));
+}
+
+TEST(NvccCommand, RefusesRelocatableDeviceCode) {
+  for (std::vector<std::string> extra : {std::vector<std::string>{"-rdc=true"}, {"-rdc", "true"}, {"-dc"},
+                                         {"--relocatable-device-code=true"}}) {
+    auto cc = cmake_style();
+    cc.arguments.insert(cc.arguments.begin() + 1, extra.begin(), extra.end());
+    NvccCommandSpec spec;
+    spec.sm = "90";
+    auto argv = nvcc_command(cc, spec);
+    ASSERT_FALSE(argv) << extra[0];
+    EXPECT_NE(argv.error().message.find("relocatable device code"), std::string::npos);
+  }
+  auto cc = cmake_style();
+  cc.arguments.insert(cc.arguments.begin() + 1, "-rdc=false");
+  NvccCommandSpec spec;
+  spec.sm = "90";
+  EXPECT_TRUE(nvcc_command(cc, spec));
+}
+
+TEST(NvccCommand, OtherCompilersAndLaunchersAndOptionFiles) {
+  auto cc = cmake_style();
+  cc.arguments[0] = "clang++";
+  NvccCommandSpec spec;
+  spec.sm = "90";
+  auto bad = nvcc_command(cc, spec);
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("not nvcc"), std::string::npos);
+
+  fs::path dir = fs::temp_directory_path() / "stark_nvcc_cmd_test";
+  fs::create_directories(dir);
+  std::ofstream(dir / "includes.rsp") << "-I/proj/generated \"-I/proj/with space\"";
+  cc = cmake_style();
+  cc.directory = dir.string();
+  cc.arguments[0] = "nvcc";
+  cc.arguments.insert(cc.arguments.begin(), "ccache");
+  cc.arguments.insert(cc.arguments.begin() + 2, {"--options-file", "includes.rsp"});
+  spec.source_root = "/proj";
+  spec.shadow_root = "/s";
+  spec.nvcc = "/opt/cuda/bin/nvcc";
+  auto ok = nvcc_command(cc, spec);
+  ASSERT_TRUE(ok) << ok.error().message;
+  EXPECT_EQ(ok->front(), "/opt/cuda/bin/nvcc");
+  EXPECT_TRUE(has(*ok, "-I/s/generated"));
+  EXPECT_TRUE(has(*ok, "-I/s/with space"));
+  EXPECT_FALSE(has(*ok, "ccache"));
+}
+
+TEST(NvccCommand, MissingSourceFile) {
+  auto cc = cmake_style();
+  cc.file = "/proj/src/other.cu";
+  NvccCommandSpec spec;
+  spec.sm = "90";
+  auto argv = nvcc_command(cc, spec);
+  ASSERT_FALSE(argv);
+  EXPECT_NE(argv.error().message.find("does not name its source file"), std::string::npos);
+}
+
+TEST(MakeDeps, Parses) {
+  auto deps = parse_make_deps("out.cubin : a.cu \\\n    /usr/include/x.h \\\n    with\\ space.h\n");
+  EXPECT_EQ(deps, (std::vector<std::string>{"/usr/include/x.h", "a.cu", "with space.h"}));
+  EXPECT_EQ(parse_make_deps("a.o: b.c\nc.o: d.c\n"), (std::vector<std::string>{"b.c", "d.c"}));
+}
+
+}  // namespace
+}  // namespace stark::harness
