@@ -116,7 +116,7 @@ class Parser {
       char d = s_[pos_];
       int dv = std::isdigit(static_cast<unsigned char>(d)) ? d - '0' : (std::tolower(d) - 'a' + 10);
       if (dv >= base) break;
-      if (v > (std::numeric_limits<int64_t>::max() - dv) / base) return fail("integer literal too large");
+      if (v > static_cast<uint64_t>((std::numeric_limits<int64_t>::max() - dv) / base)) return fail("integer literal too large");
       v = v * base + dv;
       ++pos_;
       ++digits;

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Builds STARK and runs its whole test suite: what CI runs (.ci/run).
+# Tests that need a GPU carry the ctest label `gpu` and skip without one.
+#
+#   scripts/test.sh [BUILD_DIR]      (default: build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+
+scripts/install-deps.sh
+cmake -S . -B "$build" -G Ninja
+cmake --build "$build"
+ctest --test-dir "$build" --output-on-failure -j "$(nproc)"

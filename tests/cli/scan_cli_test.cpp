@@ -1,0 +1,114 @@
+// The stark command as a user runs it: exit codes, messages, and manifests
+// that validate against the contract's JSON Schema.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+#include "core/file_io.h"
+#include "core/process.h"
+
+namespace stark {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kSource = STARK_SOURCE_DIR;
+const fs::path kEdgeBuild = fs::path(STARK_BINARY_DIR) / "tests/projects/edge-build";
+
+ProcessResult stark(std::vector<std::string> args) {
+  args.insert(args.begin(), STARK_EXE);
+  auto r = run_process(args);
+  EXPECT_TRUE(r) << r.error().message;
+  return r ? *r : ProcessResult{};
+}
+
+fs::path scratch(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / ("stark_cli_test_" + name);
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+TEST(Cli, VersionAndUsageErrors) {
+  auto v = stark({"--version"});
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_EQ(v.output.rfind("stark 0.1.0 (clang 19.", 0), 0u) << v.output;
+
+  auto no_dir = stark({"scan"});
+  EXPECT_EQ(no_dir.exit_code, 2);
+  EXPECT_NE(no_dir.output.find("stark: error: --build-dir is required"), std::string::npos) << no_dir.output;
+
+  auto unknown = stark({"frobnicate"});
+  EXPECT_EQ(unknown.exit_code, 2);
+}
+
+TEST(Cli, MissingBuildDirIsOneClearLine) {
+  auto r = stark({"scan", "-p", "/nonexistent/build"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.output, "stark: error: build directory '/nonexistent/build' does not exist\n");
+
+  fs::path empty = scratch("empty");
+  auto none = stark({"scan", "-p", empty.string()});
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_EQ(std::count(none.output.begin(), none.output.end(), '\n'), 1) << none.output;
+}
+
+TEST(Cli, ScanWritesAManifestValidAgainstTheSchema) {
+  fs::path out = scratch("manifest") / "manifest.json";
+  auto r = stark({"scan", "-p", kEdgeBuild.string(), "-o", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("6 kernels (7 instantiations, 10 launch sites) in 4 translation units"), std::string::npos)
+      << r.output;
+  auto check = run_process({STARK_PYTHON, (kSource / "tests/tools/validate_json.py").string(),
+                            (kSource / "tests/schemas/manifest.schema.json").string(), out.string()});
+  ASSERT_TRUE(check);
+  EXPECT_EQ(check->exit_code, 0) << check->output;
+}
+
+TEST(Cli, SchemaValidatorCatchesABrokenManifest) {
+  // The validator itself must be able to fail, or the test above proves nothing.
+  fs::path dir = scratch("broken_manifest");
+  ASSERT_TRUE(write_json_file(dir / "m.json", {{"schema", "stark.manifest/1"}, {"source_root", "/x"},
+                                               {"kernels", {{{"id", "no-colon"}}}}, {"diagnostics", nlohmann::json::array()}}));
+  auto check = run_process({STARK_PYTHON, (kSource / "tests/tools/validate_json.py").string(),
+                            (kSource / "tests/schemas/manifest.schema.json").string(), (dir / "m.json").string()});
+  ASSERT_TRUE(check);
+  EXPECT_EQ(check->exit_code, 1) << check->output;
+}
+
+TEST(Cli, SourceErrorsAreLocatedAndExitOne) {
+  fs::path build = scratch("bad");
+  nlohmann::json db = nlohmann::json::array();
+  for (const char* f : {"good.cu", "bad_option.cu"}) {
+    fs::path file = kSource / "tests/projects/bad/src" / f;
+    db.push_back({{"directory", build.string()},
+                  {"file", file.string()},
+                  {"arguments", {STARK_NVCC_PATH, "-I" + (kSource / "include").string(), "-c", file.string()}}});
+  }
+  ASSERT_TRUE(write_json_file(build / "compile_commands.json", db));
+  fs::path out = build / "m.json";
+  auto r = stark({"scan", "-p", build.string(), "--source-root", (kSource / "tests/projects/bad").string(), "-o",
+                  out.string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("src/bad_option.cu:5:16: error: invalid [[stark::optimize]] option: 'budget' expects an "
+                          "integer, got 'banana'"),
+            std::string::npos)
+      << r.output;
+  auto m = read_json_file(out);  // the manifest is still written, with the good kernel
+  ASSERT_TRUE(m);
+  EXPECT_EQ((*m)["kernels"].size(), 1u);
+  EXPECT_EQ((*m)["kernels"][0]["id"], "src/good.cu:still_found");
+}
+
+TEST(Cli, DoctorParsesAProbeKernel) {
+  auto r = stark({"doctor", "--json"});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  auto j = nlohmann::json::parse(r.output.substr(r.output.find('{')));
+  bool parsed = false;
+  for (const auto& c : j["checks"]) parsed |= c["name"] == "test parse" && c["status"] == "ok";
+  EXPECT_TRUE(parsed) << r.output;
+}
+
+}  // namespace
+}  // namespace stark
