@@ -1,0 +1,134 @@
+#include "harness/worker/protocol.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+#include "core/json_optional.h"
+
+namespace stark::harness {
+
+using nlohmann::json;
+
+std::vector<ParamSpec> param_specs(const std::vector<Param>& params) {
+  std::vector<ParamSpec> out;
+  for (const auto& p : params) {
+    ParamSpec s;
+    s.name = p.name;
+    s.kind = p.kind;
+    s.size = p.size;
+    s.type = p.kind == ParamKind::Pointer ? p.pointee : p.type;
+    s.is_const = p.is_const;
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+const char* to_string(ReplyStatus s) {
+  switch (s) {
+    case ReplyStatus::Ok: return "ok";
+    case ReplyStatus::Fault: return "fault";
+    case ReplyStatus::Hang: return "hang";
+    case ReplyStatus::Error: return "error";
+  }
+  return "error";
+}
+
+void to_json(json& j, const ParamSpec& p) {
+  j = {{"name", p.name}, {"kind", to_string(p.kind)}, {"size", p.size}, {"type", p.type}, {"const", p.is_const}};
+}
+void from_json(const json& j, ParamSpec& p) {
+  p = {};
+  p.name = j.at("name").get<std::string>();
+  auto kind = j.at("kind").get<std::string>();
+  p.kind = kind == "pointer" ? ParamKind::Pointer : kind == "record" ? ParamKind::Record : ParamKind::Scalar;
+  p.size = j.at("size").get<int64_t>();
+  p.type = j.value("type", "");
+  p.is_const = j.value("const", false);
+}
+
+void to_json(json& j, const TimingSettings& t) {
+  j = {{"enabled", t.enabled},         {"warmup", t.warmup},   {"min_runs", t.min_runs},
+       {"max_runs", t.max_runs},       {"stable", t.stable},   {"max_seconds", t.max_seconds},
+       {"flush_l2", t.flush_l2}};
+}
+void from_json(const json& j, TimingSettings& t) {
+  t = {};
+  t.enabled = j.value("enabled", t.enabled);
+  t.warmup = j.value("warmup", t.warmup);
+  t.min_runs = j.value("min_runs", t.min_runs);
+  t.max_runs = j.value("max_runs", t.max_runs);
+  t.stable = j.value("stable", t.stable);
+  t.max_seconds = j.value("max_seconds", t.max_seconds);
+  t.flush_l2 = j.value("flush_l2", t.flush_l2);
+}
+
+void to_json(json& j, const EvaluateRequest& r) {
+  json inst = json::object();
+  for (const auto& [m, params] : r.instantiations) inst[m] = params;
+  j = {{"id", r.id},
+       {"kernel", r.kernel},
+       {"store", r.store},
+       {"captures", r.captures},
+       {"instantiations", inst},
+       {"baseline_cubin", r.baseline_cubin},
+       {"variant_cubin", r.variant_cubin},
+       {"launch", r.launch},
+       {"rtol", or_null(r.rtol)},
+       {"atol", or_null(r.atol)},
+       {"fuzz_rounds", r.fuzz_rounds},
+       {"seed", r.seed},
+       {"timing", r.timing},
+       {"watchdog_seconds", r.watchdog_seconds}};
+}
+void from_json(const json& j, EvaluateRequest& r) {
+  r = {};
+  r.id = j.value("id", int64_t{0});
+  r.kernel = j.value("kernel", "");
+  r.store = j.at("store").get<std::string>();
+  r.captures = j.at("captures").get<std::vector<std::string>>();
+  for (const auto& [m, params] : j.at("instantiations").items()) r.instantiations[m] = params.get<std::vector<ParamSpec>>();
+  r.baseline_cubin = j.at("baseline_cubin").get<std::string>();
+  r.variant_cubin = j.at("variant_cubin").get<std::string>();
+  if (j.contains("launch") && !j["launch"].is_null()) r.launch = j["launch"].get<LaunchOverride>();
+  r.rtol = optional_field<double>(j, "rtol");
+  r.atol = optional_field<double>(j, "atol");
+  r.fuzz_rounds = j.value("fuzz_rounds", 2);
+  r.seed = j.value("seed", uint64_t{1});
+  if (j.contains("timing")) r.timing = j["timing"].get<TimingSettings>();
+  r.watchdog_seconds = j.value("watchdog_seconds", 10.0);
+}
+
+void to_json(json& j, const EvaluateReply& r) {
+  json captures = json::array();
+  for (const auto& c : r.captures) {
+    json cj = {{"id", c.id}, {"max_abs_err", or_null(c.max_abs_err)}, {"max_rel_err", or_null(c.max_rel_err)}};
+    if (c.baseline_us) cj["baseline_us"] = *c.baseline_us;
+    if (c.variant_us) cj["variant_us"] = *c.variant_us;
+    captures.push_back(std::move(cj));
+  }
+  j = {{"id", r.id}, {"status", to_string(r.status)}, {"detail", r.detail}, {"checks", r.checks}, {"captures", captures}};
+}
+void from_json(const json& j, EvaluateReply& r) {
+  r = {};
+  r.id = j.value("id", int64_t{0});
+  auto s = j.at("status").get<std::string>();
+  if (s == "ok") r.status = ReplyStatus::Ok;
+  else if (s == "fault") r.status = ReplyStatus::Fault;
+  else if (s == "hang") r.status = ReplyStatus::Hang;
+  else if (s == "error") r.status = ReplyStatus::Error;
+  else throw std::invalid_argument("unknown reply status '" + s + "'");
+  r.detail = j.value("detail", "");
+  r.checks = j.value("checks", std::vector<Check>{});
+  for (const auto& cj : j.value("captures", json::array())) {
+    CaptureEvaluation c;
+    c.id = cj.at("id").get<std::string>();
+    c.baseline_us = optional_field<Timing>(cj, "baseline_us");
+    c.variant_us = optional_field<Timing>(cj, "variant_us");
+    c.max_abs_err = optional_field<double>(cj, "max_abs_err");
+    c.max_rel_err = optional_field<double>(cj, "max_rel_err");
+    r.captures.push_back(std::move(c));
+  }
+}
+
+}  // namespace stark::harness

@@ -1,0 +1,110 @@
+// The worker protocol: one JSON object per line on the worker's stdin
+// (requests) and stdout (replies), so a worker can run wherever a command can
+// start it (locally, under srun, over ssh). Paths in requests (capture store,
+// cubins) must be readable where the worker runs.
+//
+//   {"op":"hello"}                      -> {"ok":true,"gpu":{...},"pid":N} | {"ok":false,"error":"..."}
+//   {"op":"evaluate", ...EvaluateRequest} -> EvaluateReply
+//   {"op":"run_once", ...EvaluateRequest} -> the variant once on the first capture (for compute-sanitizer)
+//   {"op":"shutdown"}                   -> the worker exits
+#ifndef STARK_HARNESS_WORKER_PROTOCOL_H
+#define STARK_HARNESS_WORKER_PROTOCOL_H
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/evaluation.h"
+#include "core/manifest.h"
+#include "core/variant.h"
+#include "harness/common/dtype.h"
+
+namespace stark::harness {
+
+/// What the worker knows of one kernel parameter.
+struct ParamSpec {
+  std::string name;
+  ParamKind kind = ParamKind::Scalar;
+  int64_t size = 0;
+  std::string type;  // scalars: the type; pointers: the pointee
+  bool is_const = false;
+  DType dtype() const { return parse_dtype(type); }
+  bool operator==(const ParamSpec&) const = default;
+};
+
+/// The parameters of one instantiation, from the manifest.
+std::vector<ParamSpec> param_specs(const std::vector<Param>& params);
+
+struct TimingSettings {
+  bool enabled = true;
+  int warmup = 3;
+  int min_runs = 15;
+  int max_runs = 300;
+  double stable = 0.005;      // stop when medians move less than this (relative)
+  double max_seconds = 3.0;   // per capture
+  bool flush_l2 = true;
+  bool operator==(const TimingSettings&) const = default;
+};
+
+struct EvaluateRequest {
+  int64_t id = 0;
+  std::string kernel;                  // manifest id, for messages
+  std::string store;                   // capture store folder
+  std::vector<std::string> captures;   // capture ids
+  std::map<std::string, std::vector<ParamSpec>> instantiations;  // mangled -> params
+  std::string baseline_cubin;
+  std::string variant_cubin;
+  LaunchOverride launch;               // the variant's launch override
+  std::optional<double> rtol, atol;    // the kernel's annotation; else per-type defaults
+  int fuzz_rounds = 2;
+  uint64_t seed = 1;
+  TimingSettings timing;
+  double watchdog_seconds = 10;        // a launch running longer than max(this, 50x the original) is a hang
+  bool operator==(const EvaluateRequest&) const = default;
+};
+
+/// Worker outcome: ok, or the variant faulted / hung (the worker then exits),
+/// or the request could not be served (error: a problem of the setup).
+enum class ReplyStatus { Ok, Fault, Hang, Error };
+
+struct EvaluateReply {
+  int64_t id = 0;
+  ReplyStatus status = ReplyStatus::Ok;
+  std::string detail;
+  std::vector<Check> checks;
+  std::vector<CaptureEvaluation> captures;
+  bool operator==(const EvaluateReply&) const = default;
+};
+
+const char* to_string(ReplyStatus s);
+
+void to_json(nlohmann::json& j, const ParamSpec& p);
+void from_json(const nlohmann::json& j, ParamSpec& p);
+void to_json(nlohmann::json& j, const TimingSettings& t);
+void from_json(const nlohmann::json& j, TimingSettings& t);
+void to_json(nlohmann::json& j, const EvaluateRequest& r);
+void from_json(const nlohmann::json& j, EvaluateRequest& r);
+void to_json(nlohmann::json& j, const EvaluateReply& r);
+void from_json(const nlohmann::json& j, EvaluateReply& r);
+
+// Names of the checks the worker runs (DESIGN.md section 6); the evaluator adds its own.
+namespace check {
+inline constexpr const char* kBaselineReplay = "baseline_replay";    // the original reproduces each capture
+inline constexpr const char* kLaunch = "launch";                     // the override is a valid launch
+inline constexpr const char* kNoCrash = "no_crash";                  // no fault, no hang
+inline constexpr const char* kCorrectness = "correctness";           // written buffers match, unread ones poisoned
+inline constexpr const char* kInputsUnchanged = "inputs_unchanged";  // what the original leaves alone stays so
+inline constexpr const char* kGuards = "guard_canaries";             // nothing written outside the buffers
+inline constexpr const char* kRepeat = "repeat_stable";              // same answer on a second launch
+inline constexpr const char* kFuzz = "fuzzed_inputs";                // same answer as the original on fuzzed data
+inline constexpr const char* kRecheck = "recheck_after_timing";      // still right after the timed runs
+inline constexpr const char* kTiming = "timing";                     // timed (spread within bounds)
+}  // namespace check
+
+}  // namespace stark::harness
+
+#endif  // STARK_HARNESS_WORKER_PROTOCOL_H

@@ -1,0 +1,92 @@
+// One capture loaded onto the GPU for replay: every buffer in a guarded
+// allocation (canary bytes on both sides), a pristine device copy of its
+// contents before the launch, the captured contents after it, and the
+// module-scope variables the capture recorded.
+#ifndef STARK_HARNESS_WORKER_REPLAY_H
+#define STARK_HARNESS_WORKER_REPLAY_H
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/expected.h"
+#include "harness/store/capture_store.h"
+#include "harness/worker/gpu_context.h"
+
+namespace stark::harness {
+
+/// What a buffer's bytes are filled with when the original does not read it.
+inline constexpr uint8_t kPoison = 0xff;  // NaN in every float format, -1 in integers
+/// Guard bytes around every buffer.
+inline constexpr uint8_t kCanary = 0xc3;
+
+/// The state of a replay's memory after a launch.
+struct Snapshot {
+  std::vector<std::string> buffers;
+  std::vector<std::string> guard_damage;  // per buffer: "" or "12 bytes after the end"
+  std::vector<std::optional<std::string>> globals;  // nullopt: the module has no such variable
+};
+
+/// How to set up memory before a launch.
+struct ReplayInputs {
+  std::set<int> poisoned;                  // filled with kPoison instead of their contents
+  std::map<int, std::string> replaced;     // other contents (fuzzed data)
+  std::map<size_t, std::string> scalars;   // other bytes for scalar arguments, by index
+  std::set<int> keep;                      // left as they are (inputs no launch can change)
+};
+
+class ReplayCapture {
+ public:
+  static Expected<std::unique_ptr<ReplayCapture>> load(GpuContext& gpu, const CaptureStore& store,
+                                                       const Capture& capture);
+
+  const Capture& capture() const { return capture_; }
+  size_t buffer_count() const { return buffers_.size(); }
+  const std::string& before(int b) const { return buffers_[b].before; }
+  const std::optional<std::string>& after(int b) const { return buffers_[b].after; }
+  DType dtype(int b) const { return buffers_[b].dtype; }
+  const std::string& global_before(size_t g) const { return globals_[g].before; }
+  const std::optional<std::string>& global_after(size_t g) const { return globals_[g].after; }
+  size_t global_count() const { return globals_.size(); }
+  size_t device_bytes() const;
+
+  /// Queues the restore of memory (asynchronously on the worker's stream),
+  /// then sets the module's variables to their captured values.
+  Expected<void> prepare(const ReplayInputs& inputs, CUmodule module, bool canaries);
+  /// Launches with the capture's arguments (scalars replaced as asked).
+  CUresult launch(CUfunction f, const LaunchDims& dims, const ReplayInputs& inputs);
+  /// Copies everything back (after the stream drained).
+  Expected<Snapshot> read(CUmodule module);
+
+ private:
+  struct Buffer {
+    DType dtype;
+    uint64_t size = 0;
+    uint64_t guard = 0;
+    DeviceMemory guarded;   // guard | data | guard
+    DeviceMemory pristine;  // contents before the launch
+    std::string before;
+    std::optional<std::string> after;
+    CUdeviceptr data() const { return guarded.ptr() + guard; }
+  };
+  struct Global {
+    std::string name;
+    std::string before;
+    std::optional<std::string> after;
+  };
+
+  explicit ReplayCapture(GpuContext& gpu) : gpu_(gpu) {}
+  GpuContext& gpu_;
+  Capture capture_;
+  std::vector<Buffer> buffers_;
+  std::vector<Global> globals_;
+  std::vector<uint64_t> addresses_;
+};
+
+}  // namespace stark::harness
+
+#endif  // STARK_HARNESS_WORKER_REPLAY_H

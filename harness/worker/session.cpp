@@ -1,0 +1,585 @@
+#include "harness/worker/session.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/hash.h"
+#include "harness/worker/compare.h"
+#include "harness/worker/fuzz.h"
+#include "harness/worker/timing_stats.h"
+
+namespace stark::harness {
+
+using nlohmann::json;
+
+namespace {
+
+/// The checks of one evaluation, in report order; each passes, fails or did not run.
+class Checks {
+ public:
+  Checks() {
+    for (const char* n : {check::kBaselineReplay, check::kLaunch, check::kNoCrash, check::kCorrectness,
+                          check::kInputsUnchanged, check::kGuards, check::kRepeat, check::kFuzz, check::kTiming,
+                          check::kRecheck})
+      order_.push_back(n);
+  }
+  void fail(const std::string& name, const std::string& why) {
+    auto& s = state_[name];
+    s.ok = false;
+    if (s.details.size() < 3) s.details.push_back(why);
+  }
+  void pass(const std::string& name, const std::string& detail = "") {
+    auto& s = state_[name];
+    if (!s.ok) s.ok = true;
+    if (*s.ok && !detail.empty()) s.details = {detail};
+  }
+  void skip(const std::string& name, const std::string& why) {
+    auto& s = state_[name];
+    if (!s.ok) s.details = {why};
+  }
+  bool failed() const {
+    for (const auto& [n, s] : state_)
+      if (s.ok && !*s.ok) return true;
+    return false;
+  }
+  std::vector<Check> list() const {
+    std::vector<Check> out;
+    for (const auto& n : order_) {
+      auto it = state_.find(n);
+      Check c{n, std::nullopt, "not run: an earlier check failed"};
+      if (it != state_.end()) {
+        c.ok = it->second.ok;
+        if (!it->second.details.empty()) {
+          c.detail.clear();
+          for (const auto& d : it->second.details) c.detail += (c.detail.empty() ? "" : "; ") + d;
+        } else if (c.ok) {
+          c.detail.clear();
+        }
+      }
+      out.push_back(std::move(c));
+    }
+    return out;
+  }
+
+ private:
+  struct State {
+    std::optional<bool> ok;
+    std::vector<std::string> details;
+  };
+  std::vector<std::string> order_;
+  std::map<std::string, State> state_;
+};
+
+void record(Checks& checks, const Judgement& j, const char* wrong_check, const std::string& capture) {
+  for (const auto& w : j.wrong) checks.fail(wrong_check, fmt::format("capture {}: {}", capture, w));
+  for (const auto& w : j.inputs) checks.fail(check::kInputsUnchanged, fmt::format("capture {}: {}", capture, w));
+  for (const auto& w : j.guards) checks.fail(check::kGuards, fmt::format("capture {}: {}", capture, w));
+}
+
+Memory to_memory(Snapshot s) { return Memory{std::move(s.buffers), std::move(s.guard_damage), std::move(s.globals)}; }
+
+}  // namespace
+
+Expected<GpuContext*> Session::gpu() {
+  if (gpu_) return gpu_.get();
+  if (gpu_error_) return *gpu_error_;
+  auto g = GpuContext::open(device_);
+  if (!g) {
+    gpu_error_ = g.error();
+    return g.error();
+  }
+  gpu_ = std::move(*g);
+  return gpu_.get();
+}
+
+json Session::handle(const json& request) {
+  std::string op = request.is_object() ? request.value("op", "") : "";
+  try {
+    if (op == "hello") {
+      auto g = gpu();
+      if (!g) return {{"ok", false}, {"error", g.error().message}, {"pid", getpid()}};
+      return {{"ok", true}, {"gpu", (*g)->info()}, {"pid", getpid()}};
+    }
+    if (op == "shutdown") {
+      must_exit_ = true;
+      return {{"ok", true}};
+    }
+    if (op == "evaluate") return evaluate(request.get<EvaluateRequest>());
+    if (op == "run_once") return run_once(request.get<EvaluateRequest>());
+    return {{"status", "error"}, {"detail", "unknown request '" + op + "' (hello, evaluate, run_once, shutdown)"}};
+  } catch (const std::exception& e) {
+    return {{"status", "error"}, {"detail", std::string("malformed request: ") + e.what()}};
+  }
+}
+
+Expected<ReplayCapture*> Session::replay(const CaptureStore& store, const Capture& capture) {
+  std::string key = store.dir().string() + "\n" + capture.id;
+  if (auto it = replays_.find(key); it != replays_.end()) return it->second.get();
+  auto g = gpu();
+  if (!g) return g.error();
+  auto r = ReplayCapture::load(**g, store, capture);
+  if (!r) return r.error();
+  return (replays_[key] = std::move(*r)).get();
+}
+
+double Session::watchdog(const Target& t, const EvaluateRequest& r) const {
+  double ms = t.analysis ? t.analysis->launch_ms : 0;
+  return std::max(r.watchdog_seconds, 50 * ms / 1000);
+}
+
+Session::Ran Session::run(Target& t, bool variant, const ReplayInputs& inputs, CUmodule module, double watchdog_s,
+                          Memory* out) {
+  Ran ran;
+  GpuContext& g = *gpu_;
+  auto fault = [&](std::string d) {
+    ran.result = GpuContext::WaitResult::Fault;
+    ran.detail = std::move(d);
+    must_exit_ = true;
+    return ran;
+  };
+  if (auto ok = t.replay->prepare(inputs, module, true); !ok) return fault(ok.error().message);
+  CUresult e = t.replay->launch(variant ? t.variant : t.baseline, variant ? t.variant_dims : t.baseline_dims, inputs);
+  if (e != CUDA_SUCCESS) {
+    if (GpuContext::is_sticky(e)) return fault(g.cu().describe(e));
+    ran.launch_error = true;
+    ran.detail = fmt::format("the launch ({}) failed: {}", (variant ? t.variant_dims : t.baseline_dims).describe(),
+                             g.cu().describe(e));
+    return ran;
+  }
+  auto w = g.wait(watchdog_s);
+  if (w.result == GpuContext::WaitResult::Fault) return fault(g.cu().describe(w.error));
+  if (w.result == GpuContext::WaitResult::Hang) {
+    ran.result = GpuContext::WaitResult::Hang;
+    ran.detail = fmt::format("still running {:.1f} s after its launch (watchdog)", watchdog_s);
+    must_exit_ = true;
+    return ran;
+  }
+  if (out) {
+    auto snap = t.replay->read(module);
+    if (!snap) return fault(snap.error().message);
+    *out = to_memory(std::move(*snap));
+  }
+  return ran;
+}
+
+Expected<Session::Analysis*> Session::analyse(Target& t, CUmodule bm, const std::string& cubin,
+                                               const EvaluateRequest& r) {
+  const Capture& c = t.replay->capture();
+  std::string key = c.id + "\n" + cubin;
+  if (auto it = analyses_.find(key); it != analyses_.end()) return &it->second;
+  Analysis a;
+  size_t n = t.replay->buffer_count();
+  a.info.resize(n);
+  for (size_t b = 0; b < n; ++b) {
+    a.info[b].dtype = t.replay->dtype(static_cast<int>(b));
+    a.info[b].tolerance = default_tolerance(a.info[b].dtype.kind);
+    if (r.rtol) a.info[b].tolerance.rtol = *r.rtol;
+    if (r.atol) a.info[b].tolerance.atol = *r.atol;
+    a.info[b].writable = false;
+  }
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    if (!c.args[i].buffer) continue;
+    auto& bi = a.info[static_cast<size_t>(*c.args[i].buffer)];
+    bi.name += (bi.name.empty() ? "" : "/") + c.args[i].name;
+    if (!(*t.params)[i].is_const) bi.writable = true;
+  }
+  for (size_t b = 0; b < n; ++b)
+    if (!a.info[b].writable) a.read_only.insert(static_cast<int>(b));
+
+  // The original on the captured inputs, timed once for the watchdog.
+  CUevent start = nullptr, stop = nullptr;
+  const CudaDriver& cu = gpu_->cu();
+  cu.cuEventCreate(&start, CU_EVENT_DEFAULT);
+  cu.cuEventCreate(&stop, CU_EVENT_DEFAULT);
+  Memory normal;
+  ReplayInputs plain;
+  if (auto ok = t.replay->prepare(plain, bm, true); !ok) return ok.error();
+  cu.cuEventRecord(start, gpu_->stream());
+  CUresult e = t.replay->launch(t.baseline, t.baseline_dims, plain);
+  cu.cuEventRecord(stop, gpu_->stream());
+  if (e != CUDA_SUCCESS) {
+    if (GpuContext::is_sticky(e)) must_exit_ = true;
+    return Error{fmt::format("the original kernel cannot be launched on capture {} ({}): {}", c.id,
+                             t.baseline_dims.describe(), gpu_->cu().describe(e))};
+  }
+  auto w = gpu_->wait(std::max(r.watchdog_seconds, 60.0));
+  if (w.result != GpuContext::WaitResult::Done) {
+    must_exit_ = true;
+    return Error{w.result == GpuContext::WaitResult::Hang
+                     ? fmt::format("the original kernel did not finish on capture {} within {:.0f} s", c.id,
+                                   std::max(r.watchdog_seconds, 60.0))
+                     : fmt::format("the original kernel crashed on capture {}: {}", c.id, cu.describe(w.error))};
+  }
+  float ms = 0;
+  cu.cuEventElapsedTime(&ms, start, stop);
+  cu.cuEventDestroy(start);
+  cu.cuEventDestroy(stop);
+  a.launch_ms = ms;
+  auto snap = t.replay->read(bm);
+  if (!snap) return snap.error();
+  normal = to_memory(std::move(*snap));
+
+  for (size_t b = 0; b < n; ++b) {
+    if (!normal.guard_damage[b].empty())
+      a.problem = fmt::format("capture {}: the original kernel writes outside {} ({}): the capture does not hold all the "
+                              "memory it uses (a pool allocator, or an offset the manifest does not know)",
+                              c.id, a.info[b].name, normal.guard_damage[b]);
+    else if (const auto& after = t.replay->after(static_cast<int>(b))) {
+      auto cmp = compare_buffer(*after, normal.buffers[b], a.info[b].dtype, a.info[b].tolerance);
+      if (!cmp.ok)
+        a.problem = fmt::format("capture {}: the original kernel does not reproduce the captured result ({}); it may "
+                                "read memory the capture does not hold (pointers inside structs, textures, variables "
+                                "of other files) or be nondeterministic beyond tolerance",
+                                c.id, cmp.describe(a.info[b].name));
+    }
+    if (!a.problem.empty()) break;
+  }
+  for (size_t g = 0; a.problem.empty() && g < t.replay->global_count() && g < normal.globals.size(); ++g) {
+    const auto& after = t.replay->global_after(g);
+    if (after && normal.globals[g] && *after != *normal.globals[g])
+      a.problem = fmt::format("capture {}: the original kernel does not reproduce module variable {}", c.id,
+                              c.globals[g].name);
+  }
+  if (!a.problem.empty()) return &(analyses_[key] = std::move(a));
+
+  // Which writable buffers does the original never read? Poison each alone and look.
+  double wd = std::max(r.watchdog_seconds, 50 * a.launch_ms / 1000);
+  Target probe = t;
+  probe.analysis = nullptr;
+  for (size_t b = 0; b < n; ++b) {
+    if (!a.info[b].writable) continue;
+    ReplayInputs in;
+    in.poisoned = {static_cast<int>(b)};
+    Memory poisoned;
+    Ran ran = run(probe, false, in, bm, wd, &poisoned);
+    if (ran.result != GpuContext::WaitResult::Done || ran.launch_error)
+      return Error{fmt::format("the original kernel failed on capture {} with {} poisoned: {}", c.id, a.info[b].name,
+                               ran.detail)};
+    if (unread(a.info, static_cast<int>(b), normal, poisoned, kPoison)) a.unread.insert(static_cast<int>(b));
+  }
+  a.reference = normal;
+  if (!a.unread.empty()) {
+    ReplayInputs in;
+    in.poisoned = a.unread;
+    Memory ref;
+    Ran ran = run(probe, false, in, bm, wd, &ref);
+    if (ran.result != GpuContext::WaitResult::Done || ran.launch_error)
+      return Error{fmt::format("the original kernel failed on capture {}: {}", c.id, ran.detail)};
+    bool consistent = true;
+    for (size_t b = 0; b < n; ++b)
+      if (!a.unread.count(static_cast<int>(b)) && ref.buffers[b] != normal.buffers[b] &&
+          !compare_buffer(normal.buffers[b], ref.buffers[b], a.info[b].dtype, a.info[b].tolerance).ok)
+        consistent = false;
+    if (consistent) a.reference = std::move(ref);
+    else a.unread.clear();
+  }
+  for (size_t b = 0; b < n; ++b)
+    a.before.push_back(a.unread.count(static_cast<int>(b)) ? std::string(t.replay->before(static_cast<int>(b)).size(), static_cast<char>(kPoison))
+                                                           : t.replay->before(static_cast<int>(b)));
+  return &(analyses_[key] = std::move(a));
+}
+
+EvaluateReply Session::evaluate(const EvaluateRequest& r) {
+  EvaluateReply reply;
+  reply.id = r.id;
+  auto error = [&](const std::string& msg) {
+    reply.status = ReplyStatus::Error;
+    reply.detail = msg;
+    return reply;
+  };
+  auto g = gpu();
+  if (!g) return error(g.error().message);
+  GpuContext& gpu = **g;
+  if (r.kernel != kernel_) {
+    replays_.clear();
+    analyses_.clear();
+    kernel_ = r.kernel;
+  }
+  auto store = CaptureStore::open(r.store, false);
+  if (!store) return error(store.error().message);
+  auto index = store->read_index();
+  if (!index) return error(index.error().message);
+  auto base_mod = gpu.module(r.baseline_cubin);
+  if (!base_mod) return error(base_mod.error().message);
+
+  Checks checks;
+  std::map<std::string, CaptureEvaluation> per_capture;
+  auto finish = [&]() {
+    reply.checks = checks.list();
+    for (const auto& id : r.captures)
+      if (auto it = per_capture.find(id); it != per_capture.end()) reply.captures.push_back(it->second);
+    return reply;
+  };
+  auto crashed = [&](const Ran& ran, const std::string& capture) {
+    reply.status = ran.result == GpuContext::WaitResult::Hang ? ReplyStatus::Hang : ReplyStatus::Fault;
+    reply.detail = fmt::format("capture {}: the variant {}", capture,
+                               ran.result == GpuContext::WaitResult::Hang ? ran.detail : "crashed: " + ran.detail);
+    checks.fail(check::kNoCrash, reply.detail);
+    return finish();
+  };
+
+  auto var_mod = gpu.module(r.variant_cubin);
+  if (!var_mod) {
+    checks.fail(check::kLaunch, var_mod.error().message);
+    return finish();
+  }
+
+  std::vector<Target> targets;
+  for (const auto& id : r.captures) {
+    const Capture* c = index->find(id);
+    if (!c) return error(fmt::format("capture {} is not in the store {}", id, r.store));
+    auto inst = r.instantiations.find(c->mangled);
+    if (inst == r.instantiations.end())
+      return error(fmt::format("capture {} launches {}, which the manifest does not list for {}", id, c->mangled, r.kernel));
+    if (auto ok = check_args(*c, inst->second); !ok) return error(ok.error().message);
+    auto rep = replay(*store, *c);
+    if (!rep) return error(rep.error().message);
+    Target t;
+    t.replay = *rep;
+    t.params = &inst->second;
+    auto fb = gpu.function(*base_mod, c->mangled, r.baseline_cubin);
+    if (!fb) return error(fb.error().message);
+    t.baseline = *fb;
+    auto fv = gpu.function(*var_mod, c->mangled, r.variant_cubin);
+    if (!fv) {
+      checks.fail(check::kLaunch, fv.error().message);
+      return finish();
+    }
+    t.variant = *fv;
+    auto bd = launch_dims(*c, inst->second, {});
+    if (!bd) return error(bd.error().message);
+    t.baseline_dims = *bd;
+    auto vd = launch_dims(*c, inst->second, r.launch);
+    if (!vd) {
+      checks.fail(check::kLaunch, vd.error().message);
+      return finish();
+    }
+    if (auto ok = check_limits(*vd, gpu.limits()); !ok) {
+      checks.fail(check::kLaunch, fmt::format("capture {}: {}", id, ok.error().message));
+      return finish();
+    }
+    t.variant_dims = *vd;
+    auto a = analyse(t, *base_mod, r.baseline_cubin, r);
+    if (!a) return error(a.error().message);
+    if (!(*a)->problem.empty()) {
+      checks.fail(check::kBaselineReplay, (*a)->problem);
+      continue;
+    }
+    t.analysis = *a;
+    per_capture[id].id = id;
+    targets.push_back(t);
+  }
+  if (targets.empty()) return finish();
+  checks.pass(check::kBaselineReplay);
+
+  auto candidate_inputs = [](const Target& t) {
+    ReplayInputs in;
+    in.poisoned = t.analysis->unread;
+    return in;
+  };
+
+  // 1. Correctness on every capture, then a second launch on the same inputs.
+  for (const char* phase : {check::kCorrectness, check::kRepeat}) {
+    for (auto& t : targets) {
+      Memory got;
+      Ran ran = run(t, true, candidate_inputs(t), *var_mod, watchdog(t, r), &got);
+      if (ran.launch_error) {
+        checks.fail(check::kLaunch, fmt::format("capture {}: {}", t.replay->capture().id, ran.detail));
+        return finish();
+      }
+      if (ran.result != GpuContext::WaitResult::Done) return crashed(ran, t.replay->capture().id);
+      Judgement j = judge(t.analysis->info, t.analysis->before, t.analysis->reference, got, kPoison);
+      record(checks, j, phase, t.replay->capture().id);
+      if (phase == check::kCorrectness) {
+        auto& ce = per_capture[t.replay->capture().id];
+        ce.max_abs_err = j.max_abs_err;
+        ce.max_rel_err = j.max_rel_err;
+      }
+    }
+    checks.pass(check::kLaunch);
+    checks.pass(check::kNoCrash);
+    if (checks.failed()) return finish();
+    checks.pass(phase);
+    checks.pass(check::kInputsUnchanged);
+    checks.pass(check::kGuards);
+  }
+
+  // 2. Fuzzed inputs: floating-point data and scalars scaled, both kernels run on them.
+  int fuzzed = 0;
+  for (int round = 0; round < r.fuzz_rounds; ++round) {
+    for (auto& t : targets) {
+      const Capture& c = t.replay->capture();
+      uint64_t seed = r.seed ^ std::hash<std::string>{}(c.id) ^ (0x9e3779b97f4a7c15ull * static_cast<uint64_t>(round + 1));
+      ReplayInputs in = candidate_inputs(t);
+      std::vector<std::string> before = t.analysis->before;
+      for (size_t b = 0; b < t.replay->buffer_count(); ++b) {
+        int bi = static_cast<int>(b);
+        if (in.poisoned.count(bi) || !t.replay->dtype(bi).is_float()) continue;
+        std::string data = t.replay->before(bi);
+        fuzz_floats(data, t.replay->dtype(bi), seed + b);
+        before[b] = data;
+        in.replaced[bi] = std::move(data);
+      }
+      for (size_t i = 0; i < c.args.size(); ++i) {
+        DType dt = (*t.params)[i].dtype();
+        if (c.args[i].kind != CapturedArg::Kind::Scalar || !dt.is_float()) continue;
+        std::string bytes = c.args[i].bytes;
+        fuzz_floats(bytes, dt, seed + 1000 + i);
+        in.scalars[i] = bytes;
+      }
+      if (in.replaced.empty() && in.scalars.empty()) continue;
+      Memory ref, got;
+      Ran base = run(t, false, in, *base_mod, watchdog(t, r), &ref);
+      if (base.result != GpuContext::WaitResult::Done || base.launch_error)
+        return error(fmt::format("capture {}: the original kernel failed on fuzzed inputs: {}", c.id, base.detail));
+      bool clean = std::all_of(ref.guard_damage.begin(), ref.guard_damage.end(), [](const auto& d) { return d.empty(); });
+      if (!clean) continue;  // the original itself misbehaves on these inputs: no reference
+      Ran ran = run(t, true, in, *var_mod, watchdog(t, r), &got);
+      if (ran.launch_error) {
+        checks.fail(check::kLaunch, ran.detail);
+        return finish();
+      }
+      if (ran.result != GpuContext::WaitResult::Done) return crashed(ran, c.id);
+      record(checks, judge(t.analysis->info, before, ref, got, kPoison), check::kFuzz,
+             fmt::format("{} (fuzzed, round {})", c.id, round + 1));
+      ++fuzzed;
+    }
+  }
+  if (checks.failed()) return finish();
+  if (fuzzed) checks.pass(check::kFuzz, fmt::format("{} fuzzed launches matched the original", fuzzed));
+  else checks.skip(check::kFuzz, "nothing to fuzz: the inputs hold no floating-point data (integers and sizes are never fuzzed)");
+
+  // 3. Timing: interleaved, cold L2, memory restored before every run.
+  if (!r.timing.enabled) {
+    checks.skip(check::kTiming, "timing disabled");
+    checks.skip(check::kRecheck, "not run: timing disabled");
+    return finish();
+  }
+  const CudaDriver& cu = gpu.cu();
+  CUevent ev[4];
+  for (auto& e : ev) cu.cuEventCreate(&e, CU_EVENT_DEFAULT);
+  struct EventGuard {
+    const CudaDriver& cu;
+    CUevent* ev;
+    ~EventGuard() {
+      for (int i = 0; i < 4; ++i) cu.cuEventDestroy(ev[i]);
+    }
+  } event_guard{cu, ev};
+  std::vector<std::string> spreads;
+  for (auto& t : targets) {
+    ReplayInputs in = candidate_inputs(t);
+    if (auto ok = t.replay->prepare(in, *base_mod, true); !ok) return error(ok.error().message);  // full restore once
+    in.keep = t.analysis->read_only;
+    std::vector<double> tb, tv, medians;
+    StopRule rule;
+    rule.min_runs = r.timing.min_runs;
+    rule.max_runs = r.timing.max_runs;
+    rule.stable = r.timing.stable;
+    rule.max_seconds = r.timing.max_seconds;
+    auto started = std::chrono::steady_clock::now();
+    for (int it = 0;; ++it) {
+      bool variant_first = it % 2 == 1;
+      for (int k = 0; k < 2; ++k) {
+        bool variant = (k == 0) == variant_first;
+        CUmodule m = variant ? *var_mod : *base_mod;
+        if (auto ok = t.replay->prepare(in, m, false); !ok) return error(ok.error().message);
+        if (r.timing.flush_l2) gpu.flush_l2();
+        cu.cuEventRecord(ev[variant ? 2 : 0], gpu.stream());
+        CUresult e = t.replay->launch(variant ? t.variant : t.baseline, variant ? t.variant_dims : t.baseline_dims, in);
+        cu.cuEventRecord(ev[variant ? 3 : 1], gpu.stream());
+        if (e != CUDA_SUCCESS) {
+          Ran ran;
+          ran.result = GpuContext::WaitResult::Fault;
+          ran.detail = cu.describe(e);
+          if (GpuContext::is_sticky(e)) must_exit_ = true;
+          return crashed(ran, t.replay->capture().id);
+        }
+      }
+      auto w = gpu.wait(watchdog(t, r));
+      if (w.result != GpuContext::WaitResult::Done) {
+        Ran ran;
+        ran.result = w.result;
+        ran.detail = w.result == GpuContext::WaitResult::Hang ? fmt::format("still running {:.1f} s after its launch (watchdog)", watchdog(t, r))
+                                                              : cu.describe(w.error);
+        must_exit_ = true;
+        return crashed(ran, t.replay->capture().id);
+      }
+      if (it < r.timing.warmup) continue;
+      float b_ms = 0, v_ms = 0;
+      cu.cuEventElapsedTime(&b_ms, ev[0], ev[1]);
+      cu.cuEventElapsedTime(&v_ms, ev[2], ev[3]);
+      tb.push_back(b_ms * 1000.0);
+      tv.push_back(v_ms * 1000.0);
+      double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      if (rule.done(tb, tv, elapsed, medians)) break;
+    }
+    auto& ce = per_capture[t.replay->capture().id];
+    ce.baseline_us = summarize(tb);
+    ce.variant_us = summarize(tv);
+    spreads.push_back(fmt::format("{}: n={}, spread (p90-p10)/median {:.1f}% original, {:.1f}% variant",
+                                  t.replay->capture().id, tb.size(),
+                                  100 * (ce.baseline_us->p90 - ce.baseline_us->p10) / std::max(ce.baseline_us->median, 1e-9),
+                                  100 * (ce.variant_us->p90 - ce.variant_us->p10) / std::max(ce.variant_us->median, 1e-9)));
+  }
+  std::string timing_detail;
+  for (const auto& s : spreads) timing_detail += (timing_detail.empty() ? "" : "; ") + s;
+  checks.pass(check::kTiming, timing_detail);
+
+  // 4. Still right after all those launches (state kept between launches, races).
+  for (auto& t : targets) {
+    Memory got;
+    Ran ran = run(t, true, candidate_inputs(t), *var_mod, watchdog(t, r), &got);
+    if (ran.result != GpuContext::WaitResult::Done) return crashed(ran, t.replay->capture().id);
+    record(checks, judge(t.analysis->info, t.analysis->before, t.analysis->reference, got, kPoison), check::kRecheck,
+           t.replay->capture().id);
+  }
+  checks.pass(check::kRecheck);
+  return finish();
+}
+
+EvaluateReply Session::run_once(const EvaluateRequest& r) {
+  EvaluateReply reply;
+  reply.id = r.id;
+  auto error = [&](const std::string& msg) {
+    reply.status = ReplyStatus::Error;
+    reply.detail = msg;
+    return reply;
+  };
+  auto g = gpu();
+  if (!g) return error(g.error().message);
+  if (r.captures.empty()) return error("run_once needs a capture");
+  auto store = CaptureStore::open(r.store, false);
+  if (!store) return error(store.error().message);
+  auto index = store->read_index();
+  if (!index) return error(index.error().message);
+  const Capture* c = index->find(r.captures[0]);
+  if (!c) return error("capture " + r.captures[0] + " is not in the store");
+  auto inst = r.instantiations.find(c->mangled);
+  if (inst == r.instantiations.end()) return error("capture " + c->id + " launches an unknown instantiation");
+  auto m = (*g)->module(r.variant_cubin);
+  if (!m) return error(m.error().message);
+  auto f = (*g)->function(*m, c->mangled, r.variant_cubin);
+  if (!f) return error(f.error().message);
+  auto rep = replay(*store, *c);
+  if (!rep) return error(rep.error().message);
+  auto dims = launch_dims(*c, inst->second, r.launch);
+  if (!dims) return error(dims.error().message);
+  Target t;
+  t.replay = *rep;
+  t.params = &inst->second;
+  t.variant = *f;
+  t.baseline = *f;
+  t.variant_dims = t.baseline_dims = *dims;
+  Memory got;
+  Ran ran = run(t, true, {}, *m, r.watchdog_seconds, &got);
+  if (ran.launch_error) return error(ran.detail);
+  if (ran.result == GpuContext::WaitResult::Fault) reply.status = ReplyStatus::Fault;
+  if (ran.result == GpuContext::WaitResult::Hang) reply.status = ReplyStatus::Hang;
+  reply.detail = ran.detail;
+  return reply;
+}
+
+}  // namespace stark::harness

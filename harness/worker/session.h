@@ -1,0 +1,78 @@
+// The worker's request handler: keeps the GPU context, loaded captures and
+// what it learned about the original kernel on each capture, and runs the
+// evaluation protocol of DESIGN.md section 6 for each request.
+#ifndef STARK_HARNESS_WORKER_SESSION_H
+#define STARK_HARNESS_WORKER_SESSION_H
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/worker/gpu_context.h"
+#include "harness/worker/judge.h"
+#include "harness/worker/protocol.h"
+#include "harness/worker/replay.h"
+
+namespace stark::harness {
+
+class Session {
+ public:
+  explicit Session(int device) : device_(device) {}
+
+  /// One request line in, one reply out.
+  nlohmann::json handle(const nlohmann::json& request);
+
+  /// After a fault or a hang the GPU context is unusable: the worker must exit.
+  bool must_exit() const { return must_exit_; }
+
+ private:
+  /// What the original does on one capture (computed once per capture and cubin).
+  struct Analysis {
+    std::set<int> unread;           // poisoned for every candidate launch
+    std::set<int> read_only;        // only const pointers point there
+    std::vector<BufferInfo> info;
+    std::vector<std::string> before;  // memory before a launch (unread ones poisoned)
+    Memory reference;               // the original's result on that memory
+    double launch_ms = 0;
+    std::string problem;            // non-empty: this capture cannot be replayed
+  };
+  struct Target {  // one capture, ready to run
+    ReplayCapture* replay = nullptr;
+    const std::vector<ParamSpec>* params = nullptr;
+    CUfunction baseline = nullptr;
+    CUfunction variant = nullptr;
+    LaunchDims baseline_dims;
+    LaunchDims variant_dims;
+    Analysis* analysis = nullptr;
+  };
+  /// How one launch ended.
+  struct Ran {
+    GpuContext::WaitResult result = GpuContext::WaitResult::Done;
+    std::string detail;  // fault / hang / launch error text
+    bool launch_error = false;
+  };
+
+  Expected<GpuContext*> gpu();
+  EvaluateReply evaluate(const EvaluateRequest& request);
+  EvaluateReply run_once(const EvaluateRequest& request);
+  Expected<ReplayCapture*> replay(const CaptureStore& store, const Capture& capture);
+  Expected<Analysis*> analyse(Target& t, CUmodule baseline_module, const std::string& cubin, const EvaluateRequest& r);
+  Ran run(Target& t, bool variant, const ReplayInputs& inputs, CUmodule module, double watchdog_s, Memory* out);
+  double watchdog(const Target& t, const EvaluateRequest& r) const;
+
+  int device_;
+  std::unique_ptr<GpuContext> gpu_;
+  std::optional<Error> gpu_error_;
+  std::string kernel_;  // the kernel whose captures are loaded
+  std::map<std::string, std::unique_ptr<ReplayCapture>> replays_;
+  std::map<std::string, Analysis> analyses_;
+  bool must_exit_ = false;
+};
+
+}  // namespace stark::harness
+
+#endif  // STARK_HARNESS_WORKER_SESSION_H
