@@ -246,7 +246,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
 
     std::vector<std::string> types;
     for (const auto& p : k.params) types.push_back(p.type);
-    uk.signature = "(" + fmt::format("{}", fmt::join(types, ", ")) + ")";
+    uk.signature = fmt::format("({})", fmt::join(types, ", "));
     int same_name = 0;
     for (const NamedDecl* d : fd->getDeclContext()->lookup(fd->getDeclName()))
       if (isa<FunctionDecl>(d) || isa<FunctionTemplateDecl>(d)) ++same_name;

@@ -6,14 +6,13 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <regex>
 #include <set>
 
 #include "clang_tool/build_info.h"
 #include "clang_tool/toolchain.h"
 #include "core/file_io.h"
 #include "core/hash.h"
-#include "core/process.h"
+#include "tests/support/nvcc_symbols.h"
 
 namespace stark {
 namespace {
@@ -181,39 +180,11 @@ TEST_F(EdgeProject, ManifestMatchesSchemaFields) {
   EXPECT_EQ(j.get<Manifest>(), *manifest_);
 }
 
-/// The device symbols nvcc really produces for one unit (nvcc -cubin, readelf -sW).
-std::set<std::string> cubin_symbols(const CompileCommand& c) {
-  fs::path cubin = fs::temp_directory_path() / ("stark_scan_test_" + fs::path(c.file).stem().string() + ".cubin");
-  std::vector<std::string> args = {c.arguments[0]};
-  for (size_t i = 1; i < c.arguments.size(); ++i) {
-    const std::string& a = c.arguments[i];
-    if (a == "-c") continue;
-    if (a == "-o" || a == "-MF" || a == "-MT") {
-      ++i;
-      continue;
-    }
-    if (a.rfind("--generate-code", 0) == 0 || a == "-MD") continue;
-    args.push_back(a);
-  }
-  args.insert(args.end(), {"-cubin", "-arch=sm_90", "-o", cubin.string()});
-  auto nvcc = run_process(args, c.directory);
-  EXPECT_TRUE(nvcc && nvcc->exit_code == 0) << (nvcc ? nvcc->output : nvcc.error().message);
-  auto readelf = run_process({"readelf", "-sW", cubin.string()});
-  EXPECT_TRUE(readelf && readelf->exit_code == 0);
-  std::set<std::string> out;
-  std::istringstream lines(readelf->output);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.find(" FUNC ") == std::string::npos) continue;
-    out.insert(line.substr(line.find_last_of(' ') + 1));
-  }
-  return out;
-}
-
 TEST_F(EdgeProject, MangledNamesEqualNvccSymbols) {
   auto build = load_build_info(kEdgeBuild, "");
   ASSERT_TRUE(build);
   std::set<std::string> symbols;
-  for (const auto& unit : build->units) symbols.merge(cubin_symbols(unit));
+  for (const auto& unit : build->units) symbols.merge(testing::nvcc_kernel_symbols(unit));
   ASSERT_TRUE(symbols.count("_ZN4edge4fillEifPf")) << "the non-annotated kernel should be in the cubin";
   size_t checked = 0;
   for (const auto& k : manifest_->kernels)

@@ -38,8 +38,24 @@ if(NOT nlohmann_json_FOUND)
   message(STATUS "STARK: nlohmann/json from ${STARK_CARRIED_INCLUDE_DIR}")
 endif()
 
+# The relocatable bundle (STARK_STATIC_CLANG) must not need libfmt or
+# libxxhash on the target machine: use both header-only there.
+set(_stark_header_only ${STARK_STATIC_CLANG})
+
 # fmt: the packaged library, or header-only from the carried folder.
-find_package(fmt QUIET)
+if(_stark_header_only)
+  find_path(STARK_FMT_INCLUDE fmt/format.h HINTS ${STARK_CARRIED_INCLUDE_DIR})
+  if(NOT STARK_FMT_INCLUDE)
+    _stark_missing("the fmt headers" libfmt-dev)
+  endif()
+  add_library(fmt::fmt INTERFACE IMPORTED GLOBAL)
+  set_target_properties(fmt::fmt PROPERTIES
+    INTERFACE_INCLUDE_DIRECTORIES "${STARK_FMT_INCLUDE}"
+    INTERFACE_COMPILE_DEFINITIONS FMT_HEADER_ONLY=1)
+  set(fmt_FOUND TRUE)
+else()
+  find_package(fmt QUIET)
+endif()
 if(NOT fmt_FOUND)
   _stark_carried_header(fmt/format.h have)
   if(NOT have)
@@ -56,7 +72,11 @@ endif()
 add_library(stark::xxhash INTERFACE IMPORTED GLOBAL)
 find_path(STARK_XXHASH_INCLUDE xxhash.h)
 find_library(STARK_XXHASH_LIBRARY xxhash)
-if(STARK_XXHASH_INCLUDE AND STARK_XXHASH_LIBRARY)
+if(STARK_XXHASH_INCLUDE AND _stark_header_only)
+  set_target_properties(stark::xxhash PROPERTIES
+    INTERFACE_INCLUDE_DIRECTORIES "${STARK_XXHASH_INCLUDE}"
+    INTERFACE_COMPILE_DEFINITIONS XXH_INLINE_ALL=1)
+elseif(STARK_XXHASH_INCLUDE AND STARK_XXHASH_LIBRARY)
   set_target_properties(stark::xxhash PROPERTIES
     INTERFACE_INCLUDE_DIRECTORIES "${STARK_XXHASH_INCLUDE}"
     INTERFACE_LINK_LIBRARIES "${STARK_XXHASH_LIBRARY}")

@@ -58,6 +58,7 @@ void to_json(json& j, const Evaluation& e) {
        {"variant_us", or_null(e.variant_us)},
        {"speedup", or_null(e.speedup)},
        {"gpu", or_null(e.gpu)}};
+  if (e.untimed) j["untimed"] = true;
 }
 
 void from_json(const json& j, Evaluation& e) {
@@ -85,6 +86,7 @@ void from_json(const json& j, Evaluation& e) {
   e.variant_us = optional_field<double>(j, "variant_us");
   e.speedup = optional_field<double>(j, "speedup");
   e.gpu = optional_field<GpuInfo>(j, "gpu");
+  e.untimed = j.value("untimed", false);
 }
 
 }  // namespace stark

@@ -55,6 +55,9 @@ struct Evaluation {
   std::optional<double> variant_us;
   std::optional<double> speedup;
   std::optional<GpuInfo> gpu;
+  // Extension: true when the variant compiled (and validated) but nothing
+  // could be run or timed, e.g. on a machine without a GPU. Verdict is Error.
+  bool untimed = false;
   bool operator==(const Evaluation&) const = default;
 };
 

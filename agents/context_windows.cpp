@@ -1,0 +1,45 @@
+#include "agents/context_windows.h"
+
+namespace stark {
+
+namespace {
+
+std::vector<const SearchNode*> nodes(const SearchTree& tree, const std::vector<int>& ids) {
+  std::vector<const SearchNode*> out;
+  for (int id : ids) out.push_back(&tree.node(id));
+  return out;
+}
+
+}  // namespace
+
+PlanInput plan_window(const SearchTree& tree, int node, const KernelBrief& brief) {
+  PlanInput in;
+  in.brief = &brief;
+  in.node = &tree.node(node);
+  in.root = &tree.root();
+  in.children = nodes(tree, tree.node(node).children);
+  in.leaderboard = nodes(tree, tree.leaderboard(kLeaderboardSize));
+  return in;
+}
+
+CodeInput code_window(const SearchTree& tree, int node, const KernelBrief& brief, Plan plan) {
+  CodeInput in;
+  in.brief = &brief;
+  in.node = &tree.node(node);
+  in.root = &tree.root();
+  in.children = nodes(tree, tree.node(node).children);
+  in.cousins = nodes(tree, tree.cousins(node));
+  in.plan = std::move(plan);
+  return in;
+}
+
+DebugInput debug_window(const SearchTree& tree, int node, const KernelBrief& brief) {
+  DebugInput in;
+  in.brief = &brief;
+  in.node = &tree.node(node);
+  in.root = &tree.root();
+  in.siblings = nodes(tree, tree.siblings(node));
+  return in;
+}
+
+}  // namespace stark

@@ -1,0 +1,149 @@
+#include "agents/search.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+#include "agents/testing/simulated.h"
+
+namespace stark {
+namespace {
+
+using testing::ScriptedTeam;
+using testing::SimulatedEvaluator;
+using testing::SimulatedValidator;
+
+Kernel make_kernel() {
+  Kernel k;
+  k.id = "src/a.cu:saxpy";
+  k.name = "saxpy";
+  k.qualified_name = "saxpy";
+  return k;
+}
+
+struct Fixture {
+  Kernel kernel = make_kernel();
+  KernelBrief brief;
+  ScriptedTeam team;
+  SimulatedEvaluator evaluator;
+  SimulatedValidator validator;
+  explicit Fixture(bool gpu = true) : evaluator(gpu) {
+    brief.kernel = &kernel;
+    brief.source = "__global__ void saxpy(int n, float a, const float* x, float* y) {\n  y[0] = a * x[0];\n}";
+  }
+  SearchOutcome run(SearchOptions o) { return run_search(brief, team, evaluator, validator, o); }
+};
+
+SearchOptions options(int budget, uint64_t seed = 1, int parallel = 4) {
+  SearchOptions o;
+  o.budget = budget;
+  o.seed = seed;
+  o.parallel = parallel;
+  return o;
+}
+
+TEST(Search, SpendsExactlyTheBudget) {
+  Fixture f;
+  auto out = f.run(options(30));
+  EXPECT_EQ(out.attempts, 30);
+  EXPECT_EQ(out.tree.size(), 31u);
+  EXPECT_EQ(out.stopped, "budget");
+  EXPECT_EQ(f.evaluator.calls(), 31 - /*failed before evaluation*/ 0);
+  EXPECT_LE(out.tree.root().children.size(), 5u);
+  EXPECT_TRUE(out.tree.best());
+  EXPECT_GT(out.usage.tokens.prompt, 0);
+}
+
+TEST(Search, SameSeedSameTreeWhateverTheTiming) {
+  // The evaluator sleeps a pseudo-random while, so completion order varies.
+  Fixture a, b, c;
+  auto ta = a.run(options(20, 7)).tree.to_json();
+  auto tb = b.run(options(20, 7)).tree.to_json();
+  auto tc = c.run(options(20, 8)).tree.to_json();
+  EXPECT_EQ(ta, tb);
+  EXPECT_NE(ta, tc);
+}
+
+TEST(Search, DebugRoleGetsTheCompilerMessage) {
+  Fixture f;
+  SearchOptions o = options(30);
+  o.rules.epsilon = 0.9;  // explore leaves, where the broken candidates are
+  auto out = f.run(o);
+  auto seen = f.team.debug_diagnostics();
+  ASSERT_FALSE(seen.empty());
+  for (const auto& d : seen) EXPECT_NE(d.find("identifier \"BROKEN\" is undefined"), std::string::npos) << d;
+  bool fixed = false;
+  for (const auto& n : out.tree.nodes()) fixed |= n.role == "debug" && n.state == NodeState::Correct;
+  EXPECT_TRUE(fixed);
+}
+
+TEST(Search, StopsAtTheCostLimit) {
+  Fixture f;
+  f.team.cost_per_call = 0.1;
+  SearchOptions o = options(30);
+  o.max_cost_usd = 0.5;
+  auto out = f.run(o);
+  EXPECT_EQ(out.stopped, "cost limit");
+  EXPECT_LT(out.attempts, 30);
+  EXPECT_GE(out.usage.cost_usd, 0.5);
+}
+
+TEST(Search, WithoutAGpuNodesAreUntimedAndTheRolesStillRun) {
+  Fixture f(/*gpu=*/false);
+  auto out = f.run(options(6));
+  EXPECT_EQ(out.attempts, 6);
+  EXPECT_EQ(out.tree.root().state, NodeState::Untimed);
+  EXPECT_FALSE(out.tree.best());
+  int untimed = 0, compile_errors = 0;
+  for (const auto& n : out.tree.nodes()) {
+    untimed += n.state == NodeState::Untimed;
+    compile_errors += n.status == "compile_error";
+  }
+  EXPECT_EQ(untimed + compile_errors, 7);
+}
+
+TEST(Search, ResumesAfterAnInterruptionToTheSameTree) {
+  auto dir = std::filesystem::temp_directory_path() / "stark_search_test";
+  std::filesystem::remove_all(dir);
+  Fixture whole;
+  auto expected = whole.run(options(17, 3)).tree.to_json();
+
+  Fixture first;
+  SearchOptions o = options(17, 3);
+  o.state_file = dir / "state.json";
+  int seen = 0;
+  o.on_node = [&](const SearchTree&, const SearchNode&) {
+    if (++seen == 9) throw std::runtime_error("interrupted");  // mid-wave
+  };
+  EXPECT_THROW(first.run(o), std::runtime_error);
+
+  Fixture second;
+  o.on_node = nullptr;
+  auto resumed = second.run(o);
+  EXPECT_TRUE(resumed.resumed);
+  EXPECT_EQ(resumed.attempts, 17);
+  EXPECT_EQ(resumed.tree.to_json(), expected);
+  EXPECT_LT(second.evaluator.calls(), 17);  // the finished nodes were not redone
+}
+
+TEST(Search, AFailedBaselineStopsAtOnce) {
+  Fixture f;
+  f.brief.source = "__global__ void saxpy() { BROKEN }";
+  auto out = f.run(options(10));
+  EXPECT_EQ(out.stopped, "baseline failed");
+  EXPECT_EQ(out.attempts, 0);
+}
+
+TEST(Search, InvalidVariantsAreFailedNodesWithTheReason) {
+  Fixture f;
+  f.brief.source += "\n// INVALID";
+  // The root itself is not validated (it is the user's code); its children inherit the text.
+  auto out = f.run(options(3, 1, 1));
+  ASSERT_EQ(out.tree.size(), 4u);
+  EXPECT_EQ(out.tree.node(1).status, "invalid");
+  EXPECT_EQ(out.tree.node(1).diagnostics, "host code in the variant");
+}
+
+}  // namespace
+}  // namespace stark

@@ -1,0 +1,84 @@
+// The search tree of one kernel (DESIGN.md section 2): the original kernel at
+// the root, every evaluated candidate a node under the node it was derived
+// from. Pure data and queries; selection lives in selection.h.
+#ifndef STARK_AGENTS_SEARCH_TREE_H
+#define STARK_AGENTS_SEARCH_TREE_H
+
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/evaluation.h"
+#include "core/expected.h"
+#include "core/result.h"
+#include "core/variant.h"
+
+namespace stark {
+
+/// Where a node stands after its evaluation.
+enum class NodeState {
+  Correct,  // compiled, verified, timed: has time_us
+  Untimed,  // compiled and valid, but there is no GPU to check and time it
+  Failed,   // invalid, did not compile, wrong, crashed, hung...
+};
+
+/// One candidate in the tree.
+struct SearchNode {
+  int id = 0;
+  std::optional<int> parent;  // nullopt: the root
+  std::string role;           // "root", "plan+code", "debug"
+  std::string strategy;       // plan role's choice, a few words
+  std::string plan;           // the grounded instruction that produced it (empty for root/debug)
+  Variant variant;
+  NodeState state = NodeState::Failed;
+  std::string status;  // evaluation verdict or failure kind: "accepted", "compile_error", "invalid", ...
+  std::optional<double> time_us;
+  std::string diagnostics;  // compiler or checker messages, for the debug role
+  std::vector<Check> checks;
+  std::vector<int> children;
+
+  /// Runtime for ranking: failed = +infinity; untimed ranks behind every timed node.
+  double score() const;
+  bool healthy() const { return state != NodeState::Failed; }
+};
+
+/// A kernel's search tree. Node ids are dense: node i is nodes()[i].
+class SearchTree {
+ public:
+  /// Creates the tree with the original kernel as root.
+  explicit SearchTree(SearchNode root);
+
+  /// Adds a node under parent (set on the node); returns its id.
+  int add(SearchNode node);
+
+  const SearchNode& node(int id) const { return nodes_.at(static_cast<size_t>(id)); }
+  const SearchNode& root() const { return nodes_.front(); }
+  const std::vector<SearchNode>& nodes() const { return nodes_; }
+  size_t size() const { return nodes_.size(); }
+
+  std::vector<int> siblings(int id) const;
+  /// Children of the node's siblings: candidates sharing its parent's skeleton.
+  std::vector<int> cousins(int id) const;
+  /// The r best correct nodes, fastest first (ties: lower id).
+  std::vector<int> leaderboard(size_t r) const;
+  /// The fastest correct node other than the root, if any.
+  std::optional<int> best() const;
+
+  /// For result.json (stark.result/1 "tree").
+  std::vector<TreeNode> to_result_nodes() const;
+
+  nlohmann::json to_json() const;
+  static Expected<SearchTree> from_json(const nlohmann::json& j);
+
+ private:
+  std::vector<SearchNode> nodes_;
+};
+
+const char* to_string(NodeState s);
+
+}  // namespace stark
+
+#endif  // STARK_AGENTS_SEARCH_TREE_H

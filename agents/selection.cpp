@@ -1,0 +1,52 @@
+#include "agents/selection.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace stark {
+
+namespace {
+
+int pending(const std::map<int, int>& in_flight, int id) {
+  auto it = in_flight.find(id);
+  return it == in_flight.end() ? 0 : it->second;
+}
+
+}  // namespace
+
+bool is_selectable(const SearchTree& tree, int id, const SelectionRules& rules, const std::map<int, int>& in_flight) {
+  const SearchNode& n = tree.node(id);
+  int children = static_cast<int>(n.children.size()) + pending(in_flight, id);
+  if (id == 0) return n.healthy() && children < rules.n_root;
+  bool all_failed = std::all_of(n.children.begin(), n.children.end(),
+                                [&](int c) { return tree.node(c).state == NodeState::Failed; });
+  if (static_cast<int>(n.children.size()) > rules.n_child && all_failed) return false;  // dead branch
+  return true;
+}
+
+std::optional<Selection> select_node(const SearchTree& tree, const SelectionRules& rules, std::mt19937_64& rng,
+                                     const std::map<int, int>& in_flight) {
+  std::vector<int> selectable, leaves;
+  for (const auto& n : tree.nodes()) {
+    if (!is_selectable(tree, n.id, rules, in_flight)) continue;
+    selectable.push_back(n.id);
+    if (n.children.empty() && pending(in_flight, n.id) == 0 && n.id != 0) leaves.push_back(n.id);
+  }
+  if (selectable.empty()) return std::nullopt;
+
+  // Always draw, so the random stream does not depend on whether there are leaves.
+  double u = std::uniform_real_distribution<double>(0.0, 1.0)(rng);
+  int chosen;
+  if (u < rules.epsilon && !leaves.empty()) {
+    chosen = leaves[std::uniform_int_distribution<size_t>(0, leaves.size() - 1)(rng)];
+  } else {
+    chosen = *std::min_element(selectable.begin(), selectable.end(), [&](int a, int b) {
+      double sa = tree.node(a).score(), sb = tree.node(b).score();
+      return sa < sb || (sa == sb && a < b);
+    });
+  }
+  const SearchNode& n = tree.node(chosen);
+  return Selection{chosen, n.healthy() ? Expansion::PlanCode : Expansion::Debug};
+}
+
+}  // namespace stark

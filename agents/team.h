@@ -1,0 +1,91 @@
+// The three roles of the STARK method (plan, code, debug) behind one
+// interface, so the LLM team and the built-in expert run in the same search.
+// Each role gets its own window of the tree (DESIGN.md section 2).
+#ifndef STARK_AGENTS_TEAM_H
+#define STARK_AGENTS_TEAM_H
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "agents/search_tree.h"
+#include "core/expected.h"
+#include "core/gpu_info.h"
+#include "core/manifest.h"
+#include "core/result.h"
+#include "core/variant.h"
+
+namespace stark {
+
+/// What every role knows about the kernel, whatever node it looks at.
+struct KernelBrief {
+  const Kernel* kernel = nullptr;
+  std::string source;                     // the original text of the kernel's range
+  std::vector<std::string> launch_sites;  // one line each: "src/a.cu:40 in f(): k<<<...>>>(n, x)"
+  std::vector<std::string> inputs;        // captured shapes, one line per capture
+  std::optional<GpuInfo> gpu;
+  double rtol = 1e-5, atol = 1e-6;
+};
+
+/// Plan role window: the node, the root, the node's children, the leaderboard.
+struct PlanInput {
+  const KernelBrief* brief = nullptr;
+  const SearchNode* node = nullptr;
+  const SearchNode* root = nullptr;
+  std::vector<const SearchNode*> children;
+  std::vector<const SearchNode*> leaderboard;
+};
+
+/// A grounded instruction: the node's source with span markers around the
+/// code to change, each with a short instruction (grounded.h).
+struct Plan {
+  std::string strategy;  // a few words, shown in reports
+  std::string grounded;  // the kernel source with markers
+  LaunchOverride launch; // launch shape the plan asks for (may be empty)
+};
+
+/// Code role window: the node, the root, its children and its cousins.
+struct CodeInput {
+  const KernelBrief* brief = nullptr;
+  const SearchNode* node = nullptr;
+  const SearchNode* root = nullptr;
+  std::vector<const SearchNode*> children;
+  std::vector<const SearchNode*> cousins;
+  Plan plan;
+};
+
+/// Debug role window: the failed node, the root and its siblings.
+struct DebugInput {
+  const KernelBrief* brief = nullptr;
+  const SearchNode* node = nullptr;
+  const SearchNode* root = nullptr;
+  std::vector<const SearchNode*> siblings;
+};
+
+/// What a role call cost.
+struct RoleUsage {
+  TokenUsage tokens;
+  double cost_usd = 0;
+};
+
+/// A role's answer: the value or a reason it could not give one (prose
+/// without code, an API that failed...), always with what it cost.
+template <typename T>
+struct RoleReply {
+  Expected<T> value;
+  RoleUsage usage;
+};
+
+class Team {
+ public:
+  virtual ~Team() = default;
+  /// Name and model for result.json's "backend".
+  virtual BackendInfo info() const = 0;
+  virtual RoleReply<Plan> plan(const PlanInput& in) = 0;
+  virtual RoleReply<Variant> code(const CodeInput& in) = 0;
+  virtual RoleReply<Variant> debug(const DebugInput& in) = 0;
+};
+
+}  // namespace stark
+
+#endif  // STARK_AGENTS_TEAM_H
