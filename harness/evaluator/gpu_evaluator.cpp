@@ -1,0 +1,502 @@
+#include "harness/evaluator/gpu_evaluator.h"
+
+#include <cxxabi.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <future>
+#include <map>
+#include <set>
+
+#include "core/file_io.h"
+#include "core/launch_expr.h"
+#include "core/text.h"
+#include "harness/capture/annotation_inputs.h"
+#include "harness/common/cubin_info.h"
+#include "harness/compile/host_code_check.h"
+#include "harness/evaluator/locate.h"
+#include "harness/evaluator/sanitizer.h"
+#include "harness/store/capture_store.h"
+
+namespace stark::harness {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string demangle(const std::string& name) {
+  int status = 0;
+  char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+  if (status != 0 || !d) return name;
+  std::string out(d);
+  std::free(d);
+  return out;
+}
+
+std::string first_error(const std::string& log) {
+  size_t p = log.find("error");
+  if (p == std::string::npos) return std::string(trim(log.substr(0, std::min<size_t>(log.size(), 300))));
+  size_t start = log.rfind('\n', p);
+  start = start == std::string::npos ? 0 : start + 1;
+  size_t end = log.find('\n', p);
+  return log.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+std::string clip(const std::string& s, size_t n = 400) { return s.size() <= n ? s : s.substr(0, n) + "..."; }
+
+// The text between the parentheses after "<name>(" following __global__.
+std::optional<std::string> parameter_list(const std::string& text, const std::string& name) {
+  size_t g = text.find("__global__");
+  while (g != std::string::npos) {
+    size_t n = text.find(name, g);
+    if (n == std::string::npos) return std::nullopt;
+    size_t open = text.find_first_not_of(" \t\r\n", n + name.size());
+    if (open != std::string::npos && text[open] == '(') {
+      int depth = 0;
+      for (size_t i = open; i < text.size(); ++i) {
+        if (text[i] == '(') ++depth;
+        if (text[i] == ')' && --depth == 0) return text.substr(open + 1, i - open - 1);
+      }
+      return std::nullopt;
+    }
+    g = text.find("__global__", g + 1);
+  }
+  return std::nullopt;
+}
+
+std::map<std::string, bool> restrict_by_name(const std::string& list) {
+  std::map<std::string, bool> out;
+  for (std::string_view part : split(list, ',')) {
+    std::string p(trim(part));
+    size_t end = p.find_last_not_of(" \t\r\n");
+    if (end == std::string::npos) continue;
+    size_t begin = end;
+    while (begin > 0 && (std::isalnum(static_cast<unsigned char>(p[begin - 1])) || p[begin - 1] == '_')) --begin;
+    std::string param = p.substr(begin, end - begin + 1);
+    out[param] = p.find("__restrict") != std::string::npos || p.find(" restrict ") != std::string::npos;
+  }
+  return out;
+}
+
+Check make_check(const std::string& name, std::optional<bool> ok, std::string detail) {
+  return Check{name, ok, std::move(detail)};
+}
+
+}  // namespace
+
+std::vector<std::string> restrict_added(const std::string& original, const std::string& variant, const std::string& name) {
+  auto a = parameter_list(original, name), b = parameter_list(variant, name);
+  if (!a || !b) return {};
+  auto before = restrict_by_name(*a), after = restrict_by_name(*b);
+  std::vector<std::string> out;
+  for (const auto& [param, r] : after)
+    if (r && !before[param]) out.push_back(param);
+  return out;
+}
+
+GpuEvaluator::GpuEvaluator(Manifest manifest, GpuEvaluatorOptions options)
+    : manifest_(std::move(manifest)),
+      options_(std::move(options)),
+      compiler_(CompileServiceOptions{options_.cache_dir, options_.compile_jobs, options_.nvcc, std::chrono::seconds(600)}) {
+  for (int d : options_.devices) {
+    Slot s;
+    s.worker = std::make_unique<WorkerProcess>(worker_argv(d));
+    slots_.push_back(std::move(s));
+  }
+}
+
+GpuEvaluator::~GpuEvaluator() = default;
+
+std::vector<std::string> GpuEvaluator::worker_argv(int device) const {
+  std::vector<std::string> argv = options_.worker;
+  if (argv.empty()) {
+    auto w = find_worker();
+    argv = {w ? w->string() : "stark-worker", "--device", "{device}"};
+  }
+  for (auto& a : argv) {
+    for (size_t p; (p = a.find("{device}")) != std::string::npos;) a.replace(p, 8, std::to_string(device));
+  }
+  return argv;
+}
+
+std::optional<GpuInfo> GpuEvaluator::gpu() const {
+  std::lock_guard lock(mutex_);
+  if (!probed_) {
+    probed_ = true;
+    for (const auto& s : slots_) {
+      auto g = s.worker->start();
+      if (g) {
+        if (!gpu_) gpu_ = *g;
+      } else if (no_gpu_.empty()) {
+        no_gpu_ = g.error().message;
+      }
+    }
+  }
+  return gpu_;
+}
+
+std::string GpuEvaluator::no_gpu_reason() const {
+  std::lock_guard lock(mutex_);
+  return no_gpu_;
+}
+
+int GpuEvaluator::worker_starts() const {
+  std::lock_guard lock(mutex_);
+  int n = 0;
+  for (const auto& s : slots_) n += s.worker->starts();
+  return n;
+}
+
+size_t GpuEvaluator::lease() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    for (size_t i = 0; i < slots_.size(); ++i)
+      if (!slots_[i].busy) {
+        slots_[i].busy = true;
+        return i;
+      }
+    free_.wait(lock);
+  }
+}
+
+void GpuEvaluator::release(size_t slot) {
+  {
+    std::lock_guard lock(mutex_);
+    slots_[slot].busy = false;
+  }
+  free_.notify_one();
+}
+
+Expected<std::vector<std::string>> GpuEvaluator::captures_for(const Kernel& kernel) {
+  std::lock_guard lock(store_mutex_);
+  std::vector<std::string> ids;
+  std::set<std::string> known;
+  for (const auto& i : kernel.instantiations) known.insert(i.mangled);
+  auto store = CaptureStore::open(options_.store, has_annotation_inputs(kernel));
+  if (store) {
+    auto index = store->read_index();
+    if (!index) return index.error();
+    for (const Capture* c : index->for_kernel(kernel.id))
+      if (known.count(c->mangled)) ids.push_back(c->id);
+  }
+  if (!ids.empty()) return ids;
+  if (!has_annotation_inputs(kernel))
+    return Error{fmt::format("no inputs for kernel {}: no captured launch in {} and no args=/buffers= in its annotation. "
+                             "Run `stark capture -p BUILD -- <tests that launch it>`, or annotate it with {}",
+                             kernel.id, options_.store.string(), annotation_hint(kernel))};
+  if (!store) return store.error();
+  auto c = capture_from_annotation(kernel, *store);
+  if (!c) return c.error();
+  std::string id = c->id;
+  auto ok = store->update([&](CaptureIndex& index) -> Expected<void> {
+    if (!index.find(id)) index.captures.push_back(*c);
+    return {};
+  });
+  if (!ok) return ok.error();
+  return std::vector<std::string>{id};
+}
+
+Evaluation GpuEvaluator::evaluate(const Kernel& kernel, const Variant& variant) {
+  Evaluation e = evaluate_impl(kernel, variant);
+  // Every guard appears in the verdict: the ones that did not run say so.
+  static const char* all[] = {"compile", "signature", check::kBaselineReplay, check::kLaunch, check::kNoCrash,
+                              check::kCorrectness, check::kInputsUnchanged, check::kGuards, check::kRepeat,
+                              check::kFuzz, check::kTiming, check::kRecheck, "host_code", "archs", "memcheck",
+                              "racecheck"};
+  for (const char* name : all) {
+    bool present = std::any_of(e.checks.begin(), e.checks.end(), [&](const Check& c) { return c.name == name; });
+    if (!present) {
+      if (std::string(name) == "archs" && !(options_.check_all_archs && kernel.compile)) continue;
+      if (std::string(name) == "host_code" && !options_.host_code_check) continue;
+      if ((std::string(name) == "memcheck" || std::string(name) == "racecheck") &&
+          options_.sanitize == GpuEvaluatorOptions::Sanitize::Never)
+        continue;
+      e.checks.push_back(make_check(name, std::nullopt,
+                                    e.verdict == Verdict::Accepted ? "not run" : "not run: the evaluation stopped earlier"));
+    }
+  }
+  return e;
+}
+
+Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& variant) {
+  Evaluation e;
+  e.kernel = kernel.id;
+  std::vector<Check> checks;
+  auto verdict_error = [&](const std::string& reason) {
+    e.verdict = Verdict::Error;
+    e.reason = reason;
+    e.checks = checks;
+    return e;
+  };
+  auto reject = [&](const std::string& name, const std::string& detail) {
+    checks.push_back(make_check(name, false, detail));
+    e.verdict = Verdict::Rejected;
+    e.reason = fmt::format("{}: {}", name, clip(detail));
+    e.checks = checks;
+    return e;
+  };
+  if (!variant.kernel.empty() && variant.kernel != kernel.id)
+    return verdict_error(fmt::format("the variant is for kernel {}, not {}", variant.kernel, kernel.id));
+
+  // Launch override: the expression language of DESIGN.md section 4.
+  std::set<std::string> names = {"grid.x", "grid.y", "grid.z", "block.x", "block.y", "block.z", "shmem"};
+  std::set<std::string> records;
+  for (const auto& p : kernel.params) {
+    names.insert(p.name);
+    if (p.kind == ParamKind::Record) records.insert(p.name);
+  }
+  std::vector<std::string> exprs = variant.launch.grid;
+  exprs.insert(exprs.end(), variant.launch.block.begin(), variant.launch.block.end());
+  if (variant.launch.shmem) exprs.push_back(*variant.launch.shmem);
+  for (const auto& text : exprs) {
+    auto ex = LaunchExpr::parse(text);
+    if (!ex) return reject(check::kLaunch, fmt::format("'{}': {}", text, ex.error().message));
+    for (const auto& n : ex->names())
+      if (!names.count(n) && !records.count(n.substr(0, n.find('.'))))
+        return reject(check::kLaunch, fmt::format("'{}' uses '{}', which is neither a parameter of {} nor grid.x..block.z "
+                                                  "or shmem",
+                                                  text, n, kernel.name));
+  }
+
+  auto g = gpu();
+  std::string sm = g ? g->sm
+                     : options_.sm ? *options_.sm
+                     : kernel.compile && !kernel.compile->archs.empty() ? kernel.compile->archs.front()
+                                                                          : "90";
+  sm.erase(std::remove_if(sm.begin(), sm.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }), sm.end());
+  auto expected_hash = [&]() -> std::optional<std::string> {
+    auto it = manifest_.files.find(kernel.file);
+    if (it == manifest_.files.end()) return std::nullopt;
+    return it->second.hash;
+  };
+  auto request_for = [&](std::optional<std::string> source, CompileMode mode, const std::string& arch) {
+    CompileRequest r;
+    r.kernel = &kernel;
+    r.source_root = manifest_.source_root;
+    r.source = std::move(source);
+    r.sm = arch;
+    r.mode = mode;
+    r.expected_file_hash = expected_hash();
+    return r;
+  };
+  auto base_future = std::async(std::launch::async, [&] { return compiler_.compile(request_for(std::nullopt, CompileMode::Cubin, sm)); });
+  auto var = compiler_.compile(request_for(variant.source, CompileMode::Cubin, sm));
+  auto base = base_future.get();
+  if (!base) return verdict_error(base.error().message);
+  if (!base->ok)
+    return verdict_error(fmt::format("the original kernel does not compile for sm_{}: {}", sm, first_error(base->log)));
+  if (!var) return verdict_error(var.error().message);
+  e.compile_log = var->log;
+  if (!var->ok) {
+    e.compile_ok = false;
+    return reject("compile", first_error(var->log));
+  }
+  e.compile_ok = true;
+  checks.push_back(make_check("compile", true, fmt::format("sm_{}{}", sm, var->cached ? " (cached)" : "")));
+
+  // Same kernels, same parameter layout.
+  auto base_bytes = read_file(base->output);
+  auto var_bytes = read_file(var->output);
+  if (!base_bytes || !var_bytes) return verdict_error("cannot read the compiled kernels back from the cache");
+  auto base_info = read_cubin(*base_bytes);
+  auto var_info = read_cubin(*var_bytes);
+  if (!base_info) return verdict_error(base_info.error().message);
+  if (!var_info) return verdict_error(var_info.error().message);
+  for (const auto& inst : kernel.instantiations) {
+    const CubinKernel* bk = base_info->find_kernel(inst.mangled);
+    if (!bk)
+      return verdict_error(fmt::format("the original's cubin has no kernel {}: the manifest is stale, scan again", inst.mangled));
+    const CubinKernel* vk = var_info->find_kernel(inst.mangled);
+    if (!vk)
+      return reject("signature", fmt::format("the variant does not define {} ({}): a changed name, parameter type or "
+                                             "const renames the kernel; keep its signature",
+                                             demangle(inst.mangled), inst.mangled));
+    if (auto diff = compare_params(*bk, *vk); !diff.empty())
+      return reject("signature", fmt::format("{}: {}", demangle(inst.mangled), diff));
+  }
+  checks.push_back(make_check("signature", true, ""));
+
+  if (!g) {
+    e.verdict = Verdict::Error;
+    e.reason = fmt::format("compiled for sm_{}; nothing was run or timed: {}", sm, no_gpu_reason());
+    e.checks = checks;
+    return e;
+  }
+  e.gpu = *g;
+
+  auto ids = captures_for(kernel);
+  if (!ids) return verdict_error(ids.error().message);
+
+  // __restrict__ added by the variant is an assumption about the callers.
+  auto original_text = CompileService::patched_file(kernel, manifest_.source_root, std::nullopt, std::nullopt);
+  std::vector<std::string> restricted;
+  if (original_text && kernel.range.end <= static_cast<int64_t>(original_text->size()))
+    restricted = restrict_added(original_text->substr(kernel.range.begin, kernel.range.end - kernel.range.begin),
+                                variant.source, kernel.name);
+  if (!restricted.empty()) {
+    auto store = CaptureStore::open(options_.store, false);
+    auto index = store ? store->read_index() : Expected<CaptureIndex>(Error{"no store"});
+    std::string aliased;
+    if (index)
+      for (const auto& id : *ids) {
+        const Capture* c = index->find(id);
+        if (!c) continue;
+        for (size_t i = 0; i < c->args.size() && aliased.empty(); ++i)
+          for (size_t j = 0; j < c->args.size() && aliased.empty(); ++j)
+            if (i != j && c->args[i].buffer && c->args[i].buffer == c->args[j].buffer &&
+                std::find(restricted.begin(), restricted.end(), c->args[i].name) != restricted.end())
+              aliased = fmt::format("capture {} passes {} and {} into one allocation", c->id, c->args[i].name, c->args[j].name);
+      }
+    if (!aliased.empty())
+      return reject("restrict_assumption",
+                    fmt::format("the variant declares {} __restrict__, but {}", join(restricted, ", "), aliased));
+    checks.push_back(make_check("restrict_assumption", true,
+                                fmt::format("assumes {} never alias{} another argument: no captured launch aliased them",
+                                            join(restricted, ", "), restricted.size() == 1 ? "es" : "")));
+  }
+
+  EvaluateRequest req;
+  req.kernel = kernel.id;
+  req.store = fs::absolute(options_.store).string();
+  req.captures = *ids;
+  for (const auto& inst : kernel.instantiations)
+    req.instantiations[inst.mangled] = param_specs(inst.params.empty() ? kernel.params : inst.params);
+  req.baseline_cubin = base->output.string();
+  req.variant_cubin = var->output.string();
+  req.launch = variant.launch;
+  req.rtol = kernel.options.rtol;
+  req.atol = kernel.options.atol;
+  req.fuzz_rounds = options_.fuzz_rounds;
+  req.seed = options_.seed;
+  req.timing = options_.timing;
+  req.watchdog_seconds = options_.watchdog_seconds;
+
+  size_t slot = lease();
+  struct Release {
+    GpuEvaluator* self;
+    size_t slot;
+    ~Release() { self->release(slot); }
+  } release_guard{this, slot};
+  WorkerProcess& worker = *slots_[slot].worker;
+  nlohmann::json request = req;
+  request["op"] = "evaluate";
+  auto outcome = worker.request(request, std::chrono::duration_cast<std::chrono::milliseconds>(options_.request_timeout));
+  using Kind = WorkerProcess::Outcome::Kind;
+  if (outcome.kind == Kind::NotStarted) return verdict_error(outcome.detail);
+  if (outcome.kind == Kind::Crashed || outcome.kind == Kind::TimedOut)
+    return reject(check::kNoCrash, outcome.kind == Kind::TimedOut ? "hang: " + outcome.detail : outcome.detail);
+  EvaluateReply reply;
+  try {
+    reply = outcome.reply.get<EvaluateReply>();
+  } catch (const std::exception& ex) {
+    return verdict_error(fmt::format("the worker's reply is malformed: {}", ex.what()));
+  }
+  if (reply.status == ReplyStatus::Error) return verdict_error(reply.detail);
+  checks.insert(checks.end(), reply.checks.begin(), reply.checks.end());
+  e.captures = reply.captures;
+  e.checks = checks;
+  for (const auto& c : checks)
+    if (c.ok && !*c.ok) {
+      e.verdict = Verdict::Rejected;
+      e.reason = fmt::format("{}: {}", c.name, clip(c.detail));
+      return e;
+    }
+  // The worker stops before timing when something failed; a reply without
+  // failures but with untimed captures is not a verdict.
+  double base_us = 0, var_us = 0;
+  bool timed = !e.captures.empty();
+  for (const auto& c : e.captures) {
+    if (!c.baseline_us || !c.variant_us) timed = false;
+    else {
+      base_us += c.baseline_us->median;
+      var_us += c.variant_us->median;
+    }
+  }
+  if (timed) {
+    e.baseline_us = base_us;
+    e.variant_us = var_us;
+    e.speedup = var_us > 0 ? base_us / var_us : 0;
+  }
+
+  // Final gates.
+  if (options_.host_code_check) {
+    auto obj_base = compiler_.compile(request_for(std::nullopt, CompileMode::Object, sm));
+    auto obj_var = compiler_.compile(request_for(variant.source, CompileMode::Object, sm));
+    if (!obj_base || !obj_var || !obj_base->ok || !obj_var->ok) {
+      std::string why = !obj_base ? obj_base.error().message
+                        : !obj_var ? obj_var.error().message
+                        : !obj_base->ok ? first_error(obj_base->log)
+                                        : first_error(obj_var->log);
+      if (obj_var && !obj_var->ok) return reject("host_code", "the host side of the patched file does not compile: " + why);
+      checks.push_back(make_check("host_code", std::nullopt, "not checked: " + why));
+    } else {
+      auto found = host_code_added(*read_file(obj_base->output), *read_file(obj_var->output), *var_info);
+      if (!found) checks.push_back(make_check("host_code", std::nullopt, "not checked: " + found.error().message));
+      else if (!found->empty()) return reject("host_code", "the variant adds host code: " + join(*found, "; "));
+      else checks.push_back(make_check("host_code", true, "device code only"));
+    }
+  }
+  if (options_.check_all_archs && kernel.compile) {
+    std::vector<std::string> failed;
+    for (const auto& arch : kernel.compile->archs) {
+      if (arch == sm) continue;
+      auto r = compiler_.compile(request_for(variant.source, CompileMode::Cubin, arch));
+      if (r && !r->ok) failed.push_back(fmt::format("sm_{}: {}", arch, first_error(r->log)));
+    }
+    if (!failed.empty()) return reject("archs", "the variant does not compile for every architecture the target builds: " +
+                                                     join(failed, "; "));
+    checks.push_back(make_check("archs", true, "compiles for sm_" + join(kernel.compile->archs, ", sm_")));
+  }
+  bool sanitize = options_.sanitize == GpuEvaluatorOptions::Sanitize::Always ||
+                  (options_.sanitize == GpuEvaluatorOptions::Sanitize::Accepted && e.speedup && *e.speedup > 1.0);
+  if (sanitize) {
+    // The smallest capture keeps the instrumented run short.
+    std::string smallest = ids->front();
+    if (auto store = CaptureStore::open(options_.store, false)) {
+      if (auto index = store->read_index()) {
+        uint64_t best = UINT64_MAX;
+        for (const auto& id : *ids)
+          if (const Capture* c = index->find(id); c && c->bytes < best) {
+            best = c->bytes;
+            smallest = id;
+          }
+      }
+    }
+    EvaluateRequest once = req;
+    once.captures = {smallest};
+    once.watchdog_seconds = std::max(options_.watchdog_seconds * 20, 120.0);
+    nlohmann::json once_json = once;
+    once_json["op"] = "run_once";
+    std::string cs = find_compute_sanitizer(options_.compute_sanitizer);
+    for (const char* tool : {"memcheck", "racecheck"}) {
+      Check c = run_sanitizer(tool, cs, worker.argv(), once_json, options_.sanitizer_timeout, options_.cache_dir / "tmp");
+      checks.push_back(c);
+      if (c.ok && !*c.ok) {
+        e.checks = checks;
+        e.verdict = Verdict::Rejected;
+        e.reason = fmt::format("{}: {}", c.name, clip(c.detail));
+        return e;
+      }
+    }
+  } else if (options_.sanitize != GpuEvaluatorOptions::Sanitize::Never) {
+    checks.push_back(make_check("memcheck", std::nullopt, "not run: only candidates faster than the original are sanitized"));
+    checks.push_back(make_check("racecheck", std::nullopt, "not run: only candidates faster than the original are sanitized"));
+  }
+  if (e.speedup && *e.speedup > options_.flag_speedup)
+    checks.push_back(make_check("speedup_plausible", std::nullopt,
+                                fmt::format("{:.1f}x is above {:.0f}x: flagged for a second look by a person", *e.speedup,
+                                            options_.flag_speedup)));
+  e.checks = checks;
+  e.verdict = Verdict::Accepted;
+  size_t fuzz_count = 0;
+  for (const auto& c : checks)
+    if (c.name == check::kFuzz && c.ok) fuzz_count = 1;
+  e.reason = e.speedup ? fmt::format("correct on {} capture{}{}; {:.2f}x ({:.1f} us -> {:.1f} us)", ids->size(),
+                                     ids->size() == 1 ? "" : "s", fuzz_count ? " and fuzzed inputs" : "", *e.speedup,
+                                     *e.baseline_us, *e.variant_us)
+                       : fmt::format("correct on {} capture{}; not timed", ids->size(), ids->size() == 1 ? "" : "s");
+  return e;
+}
+
+}  // namespace stark::harness

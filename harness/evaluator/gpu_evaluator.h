@@ -1,0 +1,101 @@
+// GpuEvaluator: the Evaluator (core/evaluator.h) that judges candidates on a
+// real GPU. It compiles the original and the candidate with the compile
+// service, checks the candidate kept the kernel's name and signature, sends
+// both to a GPU worker process with the kernel's captures, and runs the final
+// gates on a candidate the worker found correct: no host code added, compiles
+// for every architecture the target builds, compute-sanitizer memcheck and
+// racecheck. A worker that crashes or hangs is restarted; the verdict says why.
+#ifndef STARK_HARNESS_EVALUATOR_GPU_EVALUATOR_H
+#define STARK_HARNESS_EVALUATOR_GPU_EVALUATOR_H
+
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/evaluator.h"
+#include "core/manifest.h"
+#include "harness/compile/compile_service.h"
+#include "harness/evaluator/worker_process.h"
+#include "harness/worker/protocol.h"
+
+namespace stark::harness {
+
+struct GpuEvaluatorOptions {
+  std::filesystem::path store;      // capture store
+  std::filesystem::path cache_dir;  // compiled kernels
+  /// Command of one worker; "{device}" is replaced by the device number.
+  /// Empty: the stark-worker installed with STARK, on this machine.
+  std::vector<std::string> worker;
+  std::vector<int> devices = {0};   // one worker per device, evaluations spread over them
+  int compile_jobs = 0;             // 0: one per core
+  std::string nvcc = "nvcc";
+  std::optional<std::string> sm;    // architecture to compile for when there is no GPU
+  TimingSettings timing;
+  int fuzz_rounds = 2;
+  uint64_t seed = 1;
+  double watchdog_seconds = 10;
+  std::chrono::seconds request_timeout{900};
+  enum class Sanitize { Never, Accepted, Always };
+  Sanitize sanitize = Sanitize::Accepted;  // compute-sanitizer on candidates that passed everything else
+  std::string compute_sanitizer;            // empty: found on PATH / in the toolkit
+  std::chrono::seconds sanitizer_timeout{600};
+  bool host_code_check = true;
+  bool check_all_archs = true;
+  double flag_speedup = 10.0;  // speedups above this are flagged for a second look
+};
+
+class GpuEvaluator final : public Evaluator {
+ public:
+  GpuEvaluator(Manifest manifest, GpuEvaluatorOptions options);
+  ~GpuEvaluator() override;
+
+  Evaluation evaluate(const Kernel& kernel, const Variant& variant) override;
+  std::optional<GpuInfo> gpu() const override;
+
+  /// Why gpu() is nullopt, in one line.
+  std::string no_gpu_reason() const;
+
+  /// The capture ids evaluate() uses for a kernel: its recorded launches, or
+  /// inputs made from its annotation (added to the store). The error says how
+  /// to give the kernel inputs.
+  Expected<std::vector<std::string>> captures_for(const Kernel& kernel);
+
+  /// Workers started so far, over all devices (restarts included).
+  int worker_starts() const;
+
+  CompileService& compiler() { return compiler_; }
+
+ private:
+  struct Slot {
+    std::unique_ptr<WorkerProcess> worker;
+    bool busy = false;
+  };
+  Evaluation evaluate_impl(const Kernel& kernel, const Variant& variant);
+  size_t lease();
+  void release(size_t slot);
+  std::vector<std::string> worker_argv(int device) const;
+
+  Manifest manifest_;
+  GpuEvaluatorOptions options_;
+  CompileService compiler_;
+  mutable std::mutex mutex_;
+  std::condition_variable free_;
+  std::vector<Slot> slots_;
+  mutable bool probed_ = false;
+  mutable std::optional<GpuInfo> gpu_;
+  mutable std::string no_gpu_;
+  std::mutex store_mutex_;
+};
+
+/// Parameters the variant newly declares __restrict__ (a textual comparison
+/// of the kernel's parameter lists in the original and the variant).
+std::vector<std::string> restrict_added(const std::string& original, const std::string& variant, const std::string& name);
+
+}  // namespace stark::harness
+
+#endif  // STARK_HARNESS_EVALUATOR_GPU_EVALUATOR_H

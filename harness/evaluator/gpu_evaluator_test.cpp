@@ -1,0 +1,163 @@
+#include "harness/evaluator/gpu_evaluator.h"
+
+#include <gtest/gtest.h>
+
+#include "harness/store/capture_store.h"
+#include "harness/testing/test_project.h"
+
+namespace stark::harness {
+namespace {
+
+using testing::pointer;
+using testing::scalar;
+using testing::TestProject;
+
+const char* kSource = R"(#include <cuda_runtime.h>
+__global__ void scale(int n, float a, const float* x, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i];
+}
+)";
+
+const char* kGood = R"(__global__ void scale(int n, float a, const float* __restrict__ x, float* __restrict__ y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (; i < n; i += gridDim.x * blockDim.x) y[i] = a * x[i];
+})";
+
+class GpuEvaluatorTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    p = std::make_unique<TestProject>("evaluator_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    p->write("src/scale.cu", kSource);
+    Kernel& k = p->add_kernel("scale", "src/scale.cu", "__global__ void scale", "_Z5scaleifPKfPf",
+                              {scalar("n", "int", 4), scalar("a", "float", 4), pointer("x", "float", true),
+                               pointer("y", "float", false)});
+    k.options.args = "n=4096, a=2.5";
+    k.options.buffers = "x[n], y[n]";
+    k.options.grid = "ceil_div(n, 256)";
+    k.options.block = "256";
+    options.store = p->root() / "captures";
+    options.cache_dir = p->root() / "cache";
+    options.nvcc = p->nvcc();
+    options.compile_jobs = 2;
+    options.check_all_archs = false;
+  }
+  const Kernel& kernel() { return *p->manifest().find_kernel("src/scale.cu:scale"); }
+  Variant variant(const std::string& source) {
+    Variant v;
+    v.kernel = "src/scale.cu:scale";
+    v.source = source;
+    return v;
+  }
+  static const Check* find(const Evaluation& e, const std::string& name) {
+    for (const auto& c : e.checks)
+      if (c.name == name) return &c;
+    return nullptr;
+  }
+
+  std::unique_ptr<TestProject> p;
+  GpuEvaluatorOptions options;
+};
+
+TEST_F(GpuEvaluatorTest, WithoutAGpuItCompilesAndSaysNothingRan) {
+  options.worker = {STARK_WORKER_PATH, "--device", "{device}"};
+  GpuEvaluator ev(p->manifest(), options);
+  if (ev.gpu()) GTEST_SKIP() << "this machine has a GPU";
+  EXPECT_FALSE(ev.no_gpu_reason().empty());
+  Evaluation e = ev.evaluate(kernel(), variant(kGood));
+  EXPECT_EQ(e.verdict, Verdict::Error);
+  EXPECT_TRUE(e.compile_ok);
+  EXPECT_NE(e.reason.find("nothing was run or timed"), std::string::npos) << e.reason;
+  EXPECT_NE(e.reason.find("sm_90"), std::string::npos) << e.reason;
+  ASSERT_NE(find(e, "signature"), nullptr);
+  EXPECT_EQ(find(e, "signature")->ok, true);
+  ASSERT_NE(find(e, "correctness"), nullptr);
+  EXPECT_EQ(find(e, "correctness")->ok, std::nullopt);  // listed as not run, never as passed
+}
+
+TEST_F(GpuEvaluatorTest, RejectsBeforeTheGpu) {
+  options.worker = {STARK_WORKER_PATH};
+  GpuEvaluator ev(p->manifest(), options);
+  Evaluation bad = ev.evaluate(kernel(), variant("__global__ void scale(int n, float a, const float* x, float* y) { nope; }"));
+  EXPECT_EQ(bad.verdict, Verdict::Rejected);
+  EXPECT_FALSE(bad.compile_ok);
+  EXPECT_EQ(bad.reason.rfind("compile: ", 0), 0u) << bad.reason;
+  EXPECT_NE(bad.compile_log.find("nope"), std::string::npos);
+
+  // Dropping const renames the kernel (_Z5scaleifPfS_): rejected.
+  Evaluation renamed = ev.evaluate(kernel(), variant("__global__ void scale(int n, float a, float* x, float* y) { }"));
+  EXPECT_EQ(renamed.verdict, Verdict::Rejected);
+  EXPECT_EQ(renamed.reason.rfind("signature: ", 0), 0u) << renamed.reason;
+  EXPECT_NE(renamed.reason.find("scale(int, float, float const*, float*)"), std::string::npos) << renamed.reason;
+
+  Variant v = variant(kGood);
+  v.launch.grid = {"ceil_div(count, 256)"};
+  Evaluation launch = ev.evaluate(kernel(), v);
+  EXPECT_EQ(launch.verdict, Verdict::Rejected);
+  EXPECT_NE(launch.reason.find("'count'"), std::string::npos) << launch.reason;
+
+  v = variant(kGood);
+  v.kernel = "other.cu:k";
+  EXPECT_EQ(ev.evaluate(kernel(), v).verdict, Verdict::Error);
+}
+
+// A worker process that greets like one with a GPU, then crashes or hangs on
+// every evaluation: the evaluator must reject the candidate, say why, and
+// start a fresh worker for the next one.
+std::vector<std::string> misbehaving(const std::string& action) {
+  return {"sh", "-c",
+          "while read line; do case \"$line\" in "
+          "*hello*) echo '{\"ok\":true,\"gpu\":{\"name\":\"Scripted\",\"sm\":\"90\",\"driver\":\"0\",\"cuda\":\"13.0\"},\"pid\":1}';; "
+          "*shutdown*) exit 0;; *) " + action + ";; esac; done"};
+}
+
+TEST_F(GpuEvaluatorTest, WorkerCrashRejectsAndRestarts) {
+  options.worker = misbehaving("kill -SEGV $$");
+  GpuEvaluator ev(p->manifest(), options);
+  ASSERT_TRUE(ev.gpu());
+  Evaluation e = ev.evaluate(kernel(), variant(kGood));
+  EXPECT_EQ(e.verdict, Verdict::Rejected);
+  EXPECT_EQ(e.reason.rfind("no_crash: ", 0), 0u) << e.reason;
+  EXPECT_NE(e.reason.find("signal 11"), std::string::npos) << e.reason;
+  Evaluation again = ev.evaluate(kernel(), variant(kGood));
+  EXPECT_EQ(again.verdict, Verdict::Rejected);
+  EXPECT_EQ(ev.worker_starts(), 2);
+  // Annotation inputs were turned into a capture in the store.
+  auto store = CaptureStore::open(options.store, false);
+  ASSERT_TRUE(store);
+  auto index = store->read_index();
+  ASSERT_TRUE(index);
+  ASSERT_EQ(index->captures.size(), 1u);
+  EXPECT_EQ(index->captures[0].origin, "annotation");
+}
+
+TEST_F(GpuEvaluatorTest, WorkerHangIsStopped) {
+  options.worker = misbehaving("sleep 60");
+  options.request_timeout = std::chrono::seconds(1);
+  GpuEvaluator ev(p->manifest(), options);
+  Evaluation e = ev.evaluate(kernel(), variant(kGood));
+  EXPECT_EQ(e.verdict, Verdict::Rejected);
+  EXPECT_NE(e.reason.find("hang"), std::string::npos) << e.reason;
+}
+
+TEST_F(GpuEvaluatorTest, NoInputsNamesTheKernelAndHowToAddThem) {
+  options.worker = misbehaving("kill -SEGV $$");
+  p->manifest().kernels[0].options = {};
+  GpuEvaluator ev(p->manifest(), options);
+  Evaluation e = ev.evaluate(kernel(), variant(kGood));
+  EXPECT_EQ(e.verdict, Verdict::Error);
+  EXPECT_NE(e.reason.find("no inputs for kernel src/scale.cu:scale"), std::string::npos) << e.reason;
+  EXPECT_NE(e.reason.find("stark capture"), std::string::npos);
+  EXPECT_NE(e.reason.find("STARK_OPTIMIZE(\"args=n=..., a=...\", \"buffers=x[count], y[count]\""), std::string::npos) << e.reason;
+}
+
+TEST(RestrictAdded, FindsNewRestrictParameters) {
+  std::string original = "__global__ void k(int n, const float* x, float* __restrict__ y) {}";
+  std::string variant = "static __device__ int h(int v) { return v; }\n"
+                        "__global__ void k(int n, const float* __restrict__ x, float* __restrict__ y) {}";
+  EXPECT_EQ(restrict_added(original, variant, "k"), std::vector<std::string>{"x"});
+  EXPECT_TRUE(restrict_added(original, original, "k").empty());
+}
+
+}  // namespace
+}  // namespace stark::harness

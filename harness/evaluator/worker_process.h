@@ -1,0 +1,57 @@
+// A GPU worker as seen from the evaluator: a child process started from a
+// command (stark-worker --device N, possibly behind srun or ssh), greeted
+// once, then given one request at a time. A worker that crashes, hangs or
+// exits after a faulting kernel is killed and started again on the next
+// request; the outcome of the request it was serving says what happened.
+#ifndef STARK_HARNESS_EVALUATOR_WORKER_PROCESS_H
+#define STARK_HARNESS_EVALUATOR_WORKER_PROCESS_H
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/expected.h"
+#include "core/gpu_info.h"
+#include "harness/common/subprocess.h"
+
+namespace stark::harness {
+
+class WorkerProcess {
+ public:
+  explicit WorkerProcess(std::vector<std::string> argv,
+                         std::chrono::milliseconds start_timeout = std::chrono::seconds(120));
+  ~WorkerProcess();
+
+  /// Starts the worker when none runs and says hello. The GPU it reports,
+  /// or (one line) why there is none.
+  Expected<GpuInfo> start();
+
+  struct Outcome {
+    enum class Kind { Reply, Crashed, TimedOut, NotStarted };
+    Kind kind = Kind::Reply;
+    nlohmann::json reply;   // Kind::Reply
+    std::string detail;     // otherwise: what happened, for the verdict
+  };
+  /// Sends a request and waits up to `timeout` for its reply.
+  Outcome request(const nlohmann::json& request, std::chrono::milliseconds timeout);
+
+  /// Workers started so far (1 + restarts).
+  int starts() const { return starts_; }
+  const std::vector<std::string>& argv() const { return argv_; }
+
+ private:
+  void stop();
+  std::vector<std::string> argv_;
+  std::chrono::milliseconds start_timeout_;
+  std::unique_ptr<Child> child_;
+  std::optional<GpuInfo> gpu_;  // what the running worker reported
+  int starts_ = 0;
+};
+
+}  // namespace stark::harness
+
+#endif  // STARK_HARNESS_EVALUATOR_WORKER_PROCESS_H
