@@ -12,8 +12,7 @@ namespace {
 
 using GetProcAddress = CUresult (*)(const char*, void**, int, cuuint64_t, CUdriverProcAddressQueryResult*);
 
-Expected<const CudaDriver*> load() {
-  static CudaDriver cu;
+Expected<const CudaDriver*> load(CudaDriver& cu, bool init) {
   void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!lib)
     return Error{"no NVIDIA driver on this machine: libcuda.so.1 could not be loaded (a CUDA GPU and its driver are needed)"};
@@ -36,6 +35,10 @@ Expected<const CudaDriver*> load() {
   if (!missing.empty())
     return Error{fmt::format("the NVIDIA driver is too old for CUDA {}.{}: it lacks {}", CUDA_VERSION / 1000,
                              CUDA_VERSION % 1000 / 10, missing)};
+  if (!init) {
+    cu.cuDriverGetVersion(&cu.driver_version);
+    return &cu;
+  }
   if (CUresult r = cu.cuInit(0); r != CUDA_SUCCESS) {
     if (r == CUDA_ERROR_NO_DEVICE) return Error{"no CUDA device: the NVIDIA driver is installed but sees no GPU"};
     return cuda_error(cu, r, "the CUDA driver did not initialise (cuInit)");
@@ -62,7 +65,16 @@ Error cuda_error(const CudaDriver& cu, CUresult r, const std::string& what) {
 Expected<const CudaDriver*> cuda_driver() {
   static std::once_flag once;
   static std::optional<Expected<const CudaDriver*>> result;
-  std::call_once(once, [] { result.emplace(load()); });
+  static CudaDriver cu;
+  std::call_once(once, [] { result.emplace(load(cu, true)); });
+  return *result;
+}
+
+Expected<const CudaDriver*> cuda_driver_no_init() {
+  static std::once_flag once;
+  static std::optional<Expected<const CudaDriver*>> result;
+  static CudaDriver cu;
+  std::call_once(once, [] { result.emplace(load(cu, false)); });
   return *result;
 }
 

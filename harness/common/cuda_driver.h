@@ -46,6 +46,10 @@ struct CudaDriver {
 /// in one line why not: no driver installed, driver too old, no device...
 Expected<const CudaDriver*> cuda_driver();
 
+/// The same entry points without calling cuInit: for code that runs inside a
+/// process whose CUDA is already initialised (the capture library).
+Expected<const CudaDriver*> cuda_driver_no_init();
+
 /// Formats a failed call: "<what>: CUDA_ERROR_... (text)".
 Error cuda_error(const CudaDriver& cu, CUresult r, const std::string& what);
 

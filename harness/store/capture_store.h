@@ -23,6 +23,7 @@ struct StoreLimits {
   int max_per_shape = 1;            // captures kept per distinct shape of a kernel
   uint64_t max_capture_bytes = uint64_t{4} << 30;  // snapshot bytes of one launch (before + after)
   uint64_t max_store_bytes = uint64_t{32} << 30;   // compressed bytes of the whole store
+  bool operator==(const StoreLimits&) const = default;
 };
 
 /// Whether to record a launch, decided from the index and the limits.

@@ -1,0 +1,468 @@
+// libstark_capture.so: the CUPTI injection library behind `stark capture`.
+//
+// The CUDA driver loads it into every process of the test command (through
+// CUDA_INJECTION64_PATH) and calls InitializeInjection. It subscribes to the
+// driver's launch callbacks (CUDA 13 routes <<<>>> through cuLaunchKernel*),
+// and for each launch of a manifest kernel, matched by device mangled name,
+// records the arguments, the whole allocation behind every pointer argument
+// before the launch and after it completes (synchronising the launch's
+// stream only), and the module-scope variables of the kernel's translation
+// unit. Launches it cannot record faithfully are refused with a reason, which
+// `stark capture` reports per kernel.
+#include <cupti.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+#include "harness/capture/capture_plan.h"
+#include "harness/common/cuda_driver.h"
+#include "harness/store/capture_store.h"
+
+namespace stark::harness {
+namespace {
+
+/// One launch being recorded, from its API entry to its exit.
+struct Pending {
+  const PlanInstantiation* plan = nullptr;
+  Capture capture;
+  std::vector<CUdeviceptr> bases;
+  std::vector<std::string> before;
+  std::vector<std::pair<CUdeviceptr, size_t>> global_addrs;
+  std::vector<std::string> global_names;
+  std::vector<std::string> globals_before;
+  CUstream stream = nullptr;
+};
+
+struct Launch {
+  CUfunction f = nullptr;
+  LaunchShape shape;
+  CUstream stream = nullptr;
+  void** params = nullptr;
+  void** extra = nullptr;
+};
+
+struct State {
+  std::mutex mutex;
+  CapturePlan plan;
+  std::optional<CaptureStore> store;
+  const CudaDriver* cu = nullptr;
+  std::string command;
+  std::set<std::string> decided;   // launches (raw bytes) already handled
+  std::set<std::string> shapes;    // shapes already recorded or skipped in this process
+  std::set<std::string> reported;  // refusals already written by this process
+  int counter = 0;
+};
+
+State* g_state = nullptr;
+thread_local bool t_inside = false;
+
+std::string command_line() {
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string s = ss.str();
+  for (auto& c : s)
+    if (c == '\0') c = ' ';
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s.size() > 300 ? s.substr(0, 300) + "..." : s;
+}
+
+void note(const std::string& msg) { std::fprintf(stderr, "stark capture: %s\n", msg.c_str()); }
+
+void refuse(State& s, const std::string& kernel, const std::string& mangled, const std::string& reason) {
+  if (!s.reported.insert(kernel + "\n" + reason).second) return;
+  (void)s.store->update([&](CaptureIndex& index) -> Expected<void> {
+    index.add_refusal({kernel, mangled, reason, 1, s.command});
+    return {};
+  });
+}
+
+bool decode(CUpti_CallbackId cbid, const void* p, Launch& l) {
+  auto basic = [&](auto* a, bool ptsz) {
+    l.f = a->f;
+    l.shape.grid = {a->gridDimX, a->gridDimY, a->gridDimZ};
+    l.shape.block = {a->blockDimX, a->blockDimY, a->blockDimZ};
+    l.shape.shmem = a->sharedMemBytes;
+    l.stream = a->hStream;
+    if (ptsz && !l.stream) l.stream = CU_STREAM_PER_THREAD;
+    l.params = a->kernelParams;
+  };
+  auto ex = [&](auto* a, bool ptsz) {
+    const CUlaunchConfig* c = a->config;
+    l.f = a->f;
+    l.shape.grid = {c->gridDimX, c->gridDimY, c->gridDimZ};
+    l.shape.block = {c->blockDimX, c->blockDimY, c->blockDimZ};
+    l.shape.shmem = c->sharedMemBytes;
+    l.stream = c->hStream;
+    if (ptsz && !l.stream) l.stream = CU_STREAM_PER_THREAD;
+    for (unsigned i = 0; i < c->numAttrs; ++i) {
+      if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE) l.shape.cooperative = c->attrs[i].value.cooperative != 0;
+      if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+        l.shape.cluster = Dim3{c->attrs[i].value.clusterDim.x, c->attrs[i].value.clusterDim.y, c->attrs[i].value.clusterDim.z};
+    }
+    l.params = a->kernelParams;
+    l.extra = a->extra;
+  };
+  switch (cbid) {
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel: {
+      auto* a = static_cast<const cuLaunchKernel_params*>(p);
+      basic(a, false);
+      l.extra = a->extra;
+      return true;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz: {
+      auto* a = static_cast<const cuLaunchKernel_ptsz_params*>(p);
+      basic(a, true);
+      l.extra = a->extra;
+      return true;
+    }
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel:
+      basic(static_cast<const cuLaunchCooperativeKernel_params*>(p), false);
+      l.shape.cooperative = true;
+      return true;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz:
+      basic(static_cast<const cuLaunchCooperativeKernel_ptsz_params*>(p), true);
+      l.shape.cooperative = true;
+      return true;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx:
+      ex(static_cast<const cuLaunchKernelEx_params*>(p), false);
+      return true;
+    case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
+      ex(static_cast<const cuLaunchKernelEx_ptsz_params*>(p), true);
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The raw parameter bytes of a launch, by the manifest's layout.
+std::optional<std::vector<std::string>> argument_bytes(const PlanInstantiation& plan, const Launch& l, std::string& why) {
+  std::vector<std::string> out;
+  if (l.params) {
+    for (size_t i = 0; i < plan.params.size(); ++i)
+      out.emplace_back(static_cast<const char*>(l.params[i]), static_cast<size_t>(plan.params[i].size));
+    return out;
+  }
+  if (l.extra) {
+    const char* buffer = nullptr;
+    size_t size = 0;
+    for (void** e = l.extra; *e != CU_LAUNCH_PARAM_END; e += 2) {
+      if (e[0] == CU_LAUNCH_PARAM_BUFFER_POINTER) buffer = static_cast<const char*>(e[1]);
+      else if (e[0] == CU_LAUNCH_PARAM_BUFFER_SIZE) size = *static_cast<size_t*>(e[1]);
+    }
+    auto offsets = packed_offsets(plan.params);
+    for (size_t i = 0; i < plan.params.size(); ++i) {
+      if (!buffer || offsets[i] + static_cast<size_t>(plan.params[i].size) > size) {
+        why = "the launch packs its arguments in a buffer that does not match the manifest's parameters";
+        return std::nullopt;
+      }
+      out.emplace_back(buffer + offsets[i], static_cast<size_t>(plan.params[i].size));
+    }
+    return out;
+  }
+  if (plan.params.empty()) return out;
+  why = "the launch passes neither kernelParams nor an argument buffer";
+  return std::nullopt;
+}
+
+void on_enter(State& s, const CUpti_CallbackData* cb, const PlanInstantiation& plan, const Launch& l) {
+  const CudaDriver& cu = *s.cu;
+  std::lock_guard lock(s.mutex);
+  if (!plan.refusal.empty()) return refuse(s, plan.kernel, plan.mangled, plan.refusal);
+  std::string why;
+  auto bytes = argument_bytes(plan, l, why);
+  if (!bytes) return refuse(s, plan.kernel, plan.mangled, why);
+  std::string raw = fmt::format("{}|{},{},{}|{},{},{}|{}|{}", plan.mangled, l.shape.grid[0], l.shape.grid[1],
+                                l.shape.grid[2], l.shape.block[0], l.shape.block[1], l.shape.block[2], l.shape.shmem,
+                                fmt::ptr(l.stream));
+  for (const auto& b : *bytes) raw += "|" + b;
+  if (!s.decided.insert(raw).second) return;
+
+  CUstreamCaptureStatus capturing = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (cu.cuStreamIsCapturing(l.stream, &capturing) == CUDA_SUCCESS && capturing != CU_STREAM_CAPTURE_STATUS_NONE)
+    return refuse(s, plan.kernel, plan.mangled,
+                  "launched while its stream is being captured into a CUDA graph: graph launches are not captured");
+  if (l.shape.cluster)
+    return refuse(s, plan.kernel, plan.mangled, "launched with thread-block clusters, which replay does not support yet");
+
+  CUdevice device = 0;
+  cu.cuCtxGetDevice(&device);
+  auto p = std::make_unique<Pending>();
+  p->plan = &plan;
+  p->stream = l.stream;
+  Capture& c = p->capture;
+  c.kernel = plan.kernel;
+  c.mangled = plan.mangled;
+  c.command = s.command;
+  c.pid = getpid();
+  c.created = utc_now();
+  c.launch = l.shape;
+  std::vector<uint64_t> sizes;
+  for (size_t i = 0; i < plan.params.size(); ++i) {
+    const ParamSpec& ps = plan.params[i];
+    CapturedArg a;
+    a.name = ps.name;
+    if (ps.kind == ParamKind::Pointer) {
+      a.kind = CapturedArg::Kind::Pointer;
+      uint64_t v = 0;
+      std::memcpy(&v, (*bytes)[i].data(), std::min<size_t>(8, (*bytes)[i].size()));
+      if (v) {
+        CUdeviceptr ptr = static_cast<CUdeviceptr>(v);
+        unsigned int type = 0;
+        int managed = 0, ordinal = -1;
+        if (cu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, ptr) != CUDA_SUCCESS)
+          return refuse(s, plan.kernel, plan.mangled,
+                        fmt::format("parameter '{}' does not point to CUDA memory (plain host memory or another "
+                                    "allocator's): not captured",
+                                    ps.name));
+        cu.cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, ptr);
+        if (type == CU_MEMORYTYPE_HOST && !managed)
+          return refuse(s, plan.kernel, plan.mangled,
+                        fmt::format("parameter '{}' points to host memory mapped for the GPU: host-mapped buffers are "
+                                    "not captured",
+                                    ps.name));
+        if (!managed && cu.cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr) == CUDA_SUCCESS &&
+            ordinal != static_cast<int>(device))
+          return refuse(s, plan.kernel, plan.mangled,
+                        fmt::format("parameter '{}' points to memory of GPU {} while the kernel runs on GPU {}: "
+                                    "launches across GPUs are not captured",
+                                    ps.name, ordinal, static_cast<int>(device)));
+        CUdeviceptr base = 0;
+        size_t size = 0;
+        if (cu.cuMemGetAddressRange(&base, &size, ptr) != CUDA_SUCCESS)
+          return refuse(s, plan.kernel, plan.mangled,
+                        fmt::format("parameter '{}': the driver does not know the allocation it points into", ps.name));
+        int index = -1;
+        for (size_t b = 0; b < p->bases.size(); ++b)
+          if (p->bases[b] == base) index = static_cast<int>(b);
+        if (index < 0) {
+          index = static_cast<int>(p->bases.size());
+          p->bases.push_back(base);
+          sizes.push_back(size);
+          c.buffers.push_back({size, parse_dtype(ps.type).name(), managed ? "managed" : "device", "", std::nullopt});
+        }
+        a.buffer = index;
+        a.offset = ptr - base;
+      }
+    } else {
+      a.kind = ps.kind == ParamKind::Record ? CapturedArg::Kind::Record : CapturedArg::Kind::Scalar;
+      a.bytes = (*bytes)[i];
+      if (ps.kind == ParamKind::Record) {
+        for (size_t off : pointer_slots(a.bytes.size())) {
+          uint64_t w = 0;
+          std::memcpy(&w, a.bytes.data() + off, 8);
+          unsigned int type = 0;
+          if (w && cu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, static_cast<CUdeviceptr>(w)) == CUDA_SUCCESS)
+            return refuse(s, plan.kernel, plan.mangled,
+                          fmt::format("parameter '{}' (a struct) holds a GPU pointer at byte {}: memory behind pointers "
+                                      "inside structs is not captured",
+                                      ps.name, off));
+        }
+      }
+    }
+    c.args.push_back(std::move(a));
+  }
+  c.shape = shape_key(plan.mangled, l.shape, c.args, sizes);
+  if (s.shapes.count(c.shape)) return;
+  uint64_t bytes_needed = 0;
+  for (uint64_t sz : sizes) bytes_needed += 2 * sz;
+
+  auto index = s.store->read_index();
+  if (!index) return;
+  Admission adm = admit(*index, s.plan.limits, c.kernel, c.shape, bytes_needed);
+  if (adm.decision != Admission::Decision::Record) {
+    s.shapes.insert(c.shape);
+    if (adm.decision == Admission::Decision::Refuse) refuse(s, plan.kernel, plan.mangled, adm.reason);
+    return;
+  }
+
+  // Snapshot before: wait for the launch's stream only, then copy on it.
+  if (cu.cuStreamSynchronize(l.stream) != CUDA_SUCCESS) return;
+  for (size_t b = 0; b < p->bases.size(); ++b) {
+    std::string data(sizes[b], '\0');
+    if (cu.cuMemcpyDtoHAsync(data.data(), p->bases[b], sizes[b], l.stream) != CUDA_SUCCESS)
+      return refuse(s, plan.kernel, plan.mangled, "the driver refused to copy an argument's memory");
+    p->before.push_back(std::move(data));
+  }
+  if (!plan.globals.empty()) {
+    CUmodule module = nullptr;
+    if (cu.cuFuncGetModule(&module, l.f) == CUDA_SUCCESS) {
+      for (const auto& name : plan.globals) {
+        CUdeviceptr g = 0;
+        size_t size = 0;
+        if (cu.cuModuleGetGlobal(&g, &size, module, name.c_str()) != CUDA_SUCCESS) continue;
+        std::string data(size, '\0');
+        if (cu.cuMemcpyDtoHAsync(data.data(), g, size, l.stream) != CUDA_SUCCESS) continue;
+        p->global_addrs.push_back({g, size});
+        p->global_names.push_back(name);
+        p->globals_before.push_back(std::move(data));
+      }
+    } else {
+      refuse(s, plan.kernel, plan.mangled,
+             "the module of the kernel could not be read (lazy loading?): its __device__/__constant__ variables are "
+             "not captured; set CUDA_MODULE_LOADING=EAGER");
+    }
+  }
+  if (cu.cuStreamSynchronize(l.stream) != CUDA_SUCCESS) return;
+  s.shapes.insert(c.shape);
+  *cb->correlationData = reinterpret_cast<uint64_t>(p.release());
+}
+
+void on_exit(State& s, const CUpti_CallbackData* cb) {
+  std::unique_ptr<Pending> p(reinterpret_cast<Pending*>(*cb->correlationData));
+  *cb->correlationData = 0;
+  if (!p) return;
+  const CudaDriver& cu = *s.cu;
+  if (*static_cast<CUresult*>(cb->functionReturnValue) != CUDA_SUCCESS) return;  // the launch itself failed
+  std::lock_guard lock(s.mutex);
+  Capture& c = p->capture;
+  if (CUresult r = cu.cuStreamSynchronize(p->stream); r != CUDA_SUCCESS)
+    return refuse(s, c.kernel, c.mangled, fmt::format("a launch failed while being captured: {}", cu.describe(r)));
+  std::vector<std::string> after;
+  for (size_t b = 0; b < p->bases.size(); ++b) {
+    std::string data(c.buffers[b].size, '\0');
+    cu.cuMemcpyDtoHAsync(data.data(), p->bases[b], data.size(), p->stream);
+    after.push_back(std::move(data));
+  }
+  std::vector<std::string> globals_after;
+  for (const auto& [g, size] : p->global_addrs) {
+    std::string data(size, '\0');
+    cu.cuMemcpyDtoHAsync(data.data(), g, size, p->stream);
+    globals_after.push_back(std::move(data));
+  }
+  if (cu.cuStreamSynchronize(p->stream) != CUDA_SUCCESS) return;
+
+  auto put = [&](const std::string& data) -> std::optional<std::string> {
+    uint64_t stored = 0;
+    auto h = s.store->put_blob(data, &stored);
+    if (!h) {
+      note(h.error().message);
+      return std::nullopt;
+    }
+    c.stored_bytes += stored;
+    c.bytes += data.size();
+    return *h;
+  };
+  for (size_t b = 0; b < p->bases.size(); ++b) {
+    auto before = put(p->before[b]);
+    auto a = put(after[b]);
+    if (!before || !a) return;
+    c.buffers[b].before = *before;
+    c.buffers[b].after = *a;
+  }
+  for (size_t g = 0; g < p->global_names.size(); ++g) {
+    auto before = put(p->globals_before[g]);
+    auto a = put(globals_after[g]);
+    if (!before || !a) return;
+    c.globals.push_back({p->global_names[g], p->globals_before[g].size(), *before, *a});
+  }
+  c.id = fmt::format("c-{}-{}-{}", c.shape.substr(6, 8), c.pid, s.counter++);
+  auto ok = s.store->update([&](CaptureIndex& index) -> Expected<void> {
+    // Another process may have recorded this shape meanwhile.
+    if (admit(index, s.plan.limits, c.kernel, c.shape, 0).decision == Admission::Decision::Record)
+      index.captures.push_back(c);
+    return {};
+  });
+  if (!ok) note(ok.error().message);
+}
+
+void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+  if (domain != CUPTI_CB_DOMAIN_DRIVER_API || t_inside || !g_state) return;
+  auto* cb = static_cast<const CUpti_CallbackData*>(data);
+  State& s = *g_state;
+  if (cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch || cbid == CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz) {
+    if (cb->callbackSite == CUPTI_API_ENTER) {
+      t_inside = true;
+      std::lock_guard lock(s.mutex);
+      refuse(s, "*", "", "the program launches CUDA graphs: kernels launched inside graphs are not captured");
+      t_inside = false;
+    }
+    return;
+  }
+  if (cb->callbackSite == CUPTI_API_EXIT) {
+    if (!cb->correlationData || !*cb->correlationData) return;
+    t_inside = true;
+    on_exit(s, cb);
+    t_inside = false;
+    return;
+  }
+  if (!cb->symbolName) return;
+  const PlanInstantiation* plan = s.plan.find(cb->symbolName);
+  if (!plan) return;
+  Launch l;
+  if (!decode(cbid, cb->functionParams, l)) return;
+  t_inside = true;
+  if (!s.cu) {
+    auto cu = cuda_driver_no_init();
+    if (cu) s.cu = *cu;
+  }
+  if (s.cu) on_enter(s, cb, *plan, l);
+  t_inside = false;
+}
+
+int initialize() {
+  const char* path = std::getenv(kCapturePlanEnv);
+  if (!path || !*path) {
+    note("STARK_CAPTURE_PLAN is not set: nothing is recorded (run the command through `stark capture`)");
+    return 1;
+  }
+  auto plan = load_plan(path);
+  if (!plan) {
+    note("cannot read the capture plan: " + plan.error().message);
+    return 1;
+  }
+  auto store = CaptureStore::open(plan->store, true);
+  if (!store) {
+    note(store.error().message);
+    return 1;
+  }
+  auto* s = new State;  // lives as long as the process
+  s->plan = std::move(*plan);
+  s->store.emplace(std::move(*store));
+  s->command = command_line();
+
+  CUpti_SubscriberHandle subscriber;
+  CUptiResult r = cuptiSubscribe(&subscriber, on_callback, nullptr);
+  std::string status = "ok";
+  if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+    status = "another CUDA tool holds the profiling interface (Nsight Systems, Nsight Compute, compute-sanitizer, "
+             "cuda-gdb or another CUPTI client): nothing was recorded in this process";
+  } else if (r != CUPTI_SUCCESS) {
+    const char* text = nullptr;
+    cuptiGetResultString(r, &text);
+    status = fmt::format("CUPTI could not subscribe ({}): nothing was recorded in this process", text ? text : "?");
+  }
+  (void)s->store->update([&](CaptureIndex& index) -> Expected<void> {
+    index.processes.push_back({getpid(), s->command, utc_now(), status});
+    return {};
+  });
+  if (status != "ok") {
+    note(status);
+    return 1;
+  }
+  for (CUpti_CallbackId id :
+       {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx, CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
+        CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz})
+    cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+  g_state = s;
+  return 1;
+}
+
+}  // namespace
+}  // namespace stark::harness
+
+extern "C" __attribute__((visibility("default"))) int InitializeInjection(void) {
+  static std::once_flag once;
+  static int result = 0;
+  std::call_once(once, [] { result = stark::harness::initialize(); });
+  return result;
+}
