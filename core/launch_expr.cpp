@@ -7,14 +7,6 @@
 
 namespace stark {
 
-struct LaunchExpr::Node {
-  enum class Kind { Literal, Name, Negate, Binary, Call } kind;
-  int64_t value = 0;
-  std::string name;  // Name: the dotted name; Call: the function
-  char op = 0;       // Binary: + - * / %
-  std::vector<std::shared_ptr<const Node>> kids;
-};
-
 namespace {
 
 using NodePtr = std::shared_ptr<const LaunchExpr::Node>;

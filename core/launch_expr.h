@@ -34,7 +34,18 @@ class LaunchExpr {
 
   const std::string& text() const { return text_; }
 
-  struct Node;
+  /// The parsed tree, for consumers that print the expression in another
+  /// language (the rewriter renders it as C++ at each launch site).
+  struct Node {
+    enum class Kind { Literal, Name, Negate, Binary, Call } kind = Kind::Literal;
+    int64_t value = 0;
+    std::string name;  // Name: the dotted name; Call: the function (min, max, ceil_div)
+    char op = 0;       // Binary: + - * / %
+    std::vector<std::shared_ptr<const Node>> kids;  // Negate: 1; Binary, Call: 2
+  };
+
+  /// The root of the tree; null only for a default-constructed expression.
+  const Node* root() const { return root_.get(); }
 
  private:
   std::shared_ptr<const Node> root_;
