@@ -1,0 +1,114 @@
+#include "report/format.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace stark::report {
+
+namespace {
+
+/// Three significant digits without exponent: 412, 41.2, 4.12, 0.412.
+std::string sig3(double v) {
+  double a = std::fabs(v);
+  int decimals = a >= 100 || a == 0 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3;
+  return fmt::format("{:.{}f}", v, decimals);
+}
+
+}  // namespace
+
+std::string format_time_us(std::optional<double> us) {
+  if (!us) return "—";
+  if (*us >= 1e6) return sig3(*us / 1e6) + " s";
+  if (*us >= 1e3) return sig3(*us / 1e3) + " ms";
+  return sig3(*us) + " µs";
+}
+
+std::string format_speedup(std::optional<double> s) {
+  if (!s) return "—";
+  return fmt::format("{:.{}f}×", *s, *s >= 10 ? 1 : 2);
+}
+
+std::string format_count(int64_t n) {
+  if (n >= 1'000'000) return sig3(n / 1e6) + "M";
+  if (n >= 10'000) return sig3(n / 1e3) + "k";
+  return fmt::format("{}", n);
+}
+
+std::string format_cost(std::optional<double> usd) {
+  if (!usd) return "—";
+  if (*usd != 0 && *usd < 0.01) return fmt::format("${:.4f}", *usd);
+  return fmt::format("${:.2f}", *usd);
+}
+
+std::string format_gpu(const std::optional<GpuInfo>& gpu) {
+  if (!gpu || gpu->name.empty()) return "no GPU";
+  std::vector<std::string> parts;
+  if (!gpu->sm.empty()) parts.push_back("sm_" + gpu->sm);
+  if (!gpu->driver.empty()) parts.push_back("driver " + gpu->driver);
+  if (!gpu->cuda.empty()) parts.push_back("CUDA " + gpu->cuda);
+  if (parts.empty()) return gpu->name;
+  return fmt::format("{} ({})", gpu->name, fmt::join(parts, ", "));
+}
+
+std::string format_backend(const BackendInfo& b) {
+  if (b.name.empty()) return "unknown backend";
+  return b.model.empty() ? b.name : b.name + " " + b.model;
+}
+
+CheckSummary summarize_checks(const std::vector<Check>& checks) {
+  CheckSummary s;
+  for (const auto& c : checks) {
+    if (!c.ok)
+      s.not_run.push_back(&c);
+    else if (*c.ok)
+      s.passed.push_back(&c);
+    else
+      s.failed.push_back(&c);
+  }
+  return s;
+}
+
+std::vector<std::pair<std::string, std::vector<std::string>>> not_run_by_reason(const CheckSummary& s) {
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  for (const auto* c : s.not_run) {
+    auto it = std::find_if(out.begin(), out.end(), [&](const auto& r) { return r.first == c->detail; });
+    if (it == out.end()) it = out.insert(out.end(), {c->detail, {}});
+    it->second.push_back(c->name);
+  }
+  return out;
+}
+
+RunTotals run_totals(const Result& r) {
+  RunTotals t;
+  double log_sum = 0;
+  int timed = 0;
+  for (const auto& k : r.kernels) {
+    ++t.kernels;
+    t.attempts += k.attempts;
+    t.tokens += k.tokens.prompt + k.tokens.completion;
+    if (k.cost_usd) t.cost_usd = t.cost_usd.value_or(0) + *k.cost_usd;
+    if (k.status != KernelStatus::Improved) continue;
+    ++t.improved;
+    if (k.speedup && *k.speedup > 0) {
+      ++timed;
+      log_sum += std::log(*k.speedup);
+    }
+  }
+  if (timed > 0) t.geomean_speedup = std::exp(log_sum / timed);
+  return t;
+}
+
+std::string status_label(KernelStatus s) {
+  switch (s) {
+    case KernelStatus::Improved: return "improved";
+    case KernelStatus::NoGain: return "no gain";
+    case KernelStatus::Failed: return "failed";
+    case KernelStatus::Skipped: return "skipped";
+    case KernelStatus::Untimed: return "untimed";
+  }
+  return "unknown";
+}
+
+}  // namespace stark::report

@@ -1,0 +1,97 @@
+#include "report/markdown.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "report/test_data.h"
+
+namespace stark::report {
+namespace {
+
+using testing::load_test_input;
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(Markdown, SummaryTableHasEveryKernelWithItsFigures) {
+  auto md = render_markdown(load_test_input(), {"stark 9.9"});
+  EXPECT_EQ(md.rfind(kMarkdownMarker, 0), 0u);
+  EXPECT_TRUE(has(md, "## ⚡ STARK: 3 of 6 kernels faster (geometric mean 4.17×)")) << md;
+  EXPECT_TRUE(has(md, "Measured on **NVIDIA H200 (sm\\_90, driver 580.95.05, CUDA 13.0)**")) << md;
+  EXPECT_TRUE(has(md, "| `saxpy` | ✅ improved | 412 µs | 224 µs | **1.84×** | 29 | 474k | $1.84 |")) << md;
+  EXPECT_TRUE(has(md, "| `row_softmax` | ✅ improved | 8.63 ms | 685 µs | **12.6×** ⚠️ | 11 | 211k | $0.79 |")) << md;
+  EXPECT_TRUE(has(md, "| `histogram` | ❌ failed | 95.1 µs | — | — | 6 | 72.9k | $0.26 |")) << md;
+  EXPECT_TRUE(has(md, "| `clamp` | ⏭️ skipped | — | — | — | 0 | 0 | — |")) << md;
+  EXPECT_TRUE(has(md, "stark 9.9")) << md;
+}
+
+TEST(Markdown, ImprovedKernelShowsChecksAssumptionsAndTheFoldedDiff) {
+  auto md = render_markdown(load_test_input());
+  EXPECT_TRUE(has(md, "### `saxpy` — 1.84× faster · `src/ops.cu:4`")) << md;
+  EXPECT_TRUE(has(md, "✅ 8 passed: outputs on captured inputs, outputs on fuzzed inputs, poisoned outputs")) << md;
+  EXPECT_TRUE(has(md, "⚠️ could not run: `compute-sanitizer memcheck`, `compute-sanitizer racecheck` "
+                      "(compute-sanitizer is not installed on the GPU machine)"))
+      << md;
+  EXPECT_TRUE(has(md, "**Assumes:** \\_\\_restrict\\_\\_ added to x and y")) << md;
+  EXPECT_TRUE(has(md, "**Launch:** grid `ceil_div(n, 4096)`, block `256`")) << md;
+  EXPECT_TRUE(has(md, "<details><summary>Diff: src/ops.cu (+22 −3)</summary>\n\n```diff\n--- a/src/ops.cu\n")) << md;
+  EXPECT_TRUE(has(md, "\n+  int base = (blockIdx.x * blockDim.x + threadIdx.x) * 16;\n")) << md;
+  EXPECT_TRUE(has(md, "**Launch:** grid `(ceil_div(cols, 32), ceil_div(rows, 32), 1)`, block `(32, 8, 1)`")) << md;
+  EXPECT_TRUE(has(md, "(from the result cache, re-verified)")) << md;
+}
+
+TEST(Markdown, SpeedupsAboveTenGetASecondLook) {
+  auto md = render_markdown(load_test_input());
+  auto softmax = md.substr(md.find("### `row_softmax`"));
+  softmax = softmax.substr(0, softmax.find("\n### ", 1));
+  EXPECT_TRUE(has(softmax, "⚠️ Above 10×: worth a second look")) << softmax;
+  auto saxpy = md.substr(md.find("### `saxpy`"));
+  saxpy = saxpy.substr(0, saxpy.find("\n### ", 1));
+  EXPECT_FALSE(has(saxpy, "second look")) << saxpy;
+}
+
+TEST(Markdown, KernelsThatDidNotImproveGetOneLineEach) {
+  auto md = render_markdown(load_test_input());
+  auto rest = md.substr(md.find("### Not improved"));
+  EXPECT_TRUE(has(rest, "- `scale_bias` no gain · `src/ops.cu:10`: best attempt 0.98× (118 µs → 121 µs); 5 attempts "
+                        "(4 accepted, 1 rejected)"))
+      << rest;
+  EXPECT_TRUE(has(rest, "- `histogram` failed · `src/histogram.cu:4`: 6 attempts (1 compile\\_error, 1 error, 4 "
+                        "rejected); `outputs on captured inputs` failed; e.g. `racecheck: 412 shared-memory hazards"))
+      << rest;
+  EXPECT_TRUE(has(rest, "- `clamp` skipped · `src/ops.cu:16`: not searched")) << rest;
+}
+
+TEST(Markdown, DiffsAreDroppedLargestFirstToFitGitHubsLimit) {
+  auto in = load_test_input();
+  auto full = render_markdown(in);
+  size_t largest = 0;
+  for (size_t i = 0; i < 3; ++i)
+    if (in.kernels[i].change->diff.size() > in.kernels[largest].change->diff.size()) largest = i;
+  auto summary = [&](size_t i) { return "Diff: " + in.kernels[i].change->edits[0].file + " ("; };
+  auto md = render_markdown(in, {"STARK", full.size() - 10});
+  EXPECT_LE(md.size(), full.size() - 10);
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(has(md, summary(i)), i != largest) << i << "\n" << md;
+  EXPECT_TRUE(has(md, fmt::format("_Diff (+{} −{}) left out to keep this comment under GitHub's size limit: see the "
+                                  "patch._",
+                                  in.kernels[largest].change->added, in.kernels[largest].change->removed)))
+      << md;
+  auto tiny = render_markdown(in, {"STARK", 100});
+  EXPECT_FALSE(has(tiny, "```diff")) << "every diff left out when nothing else fits";
+  EXPECT_TRUE(has(tiny, "| `saxpy` |")) << "the table always stays";
+}
+
+TEST(Markdown, TextFromTheResultCannotBreakTheTableOrInjectHtml) {
+  auto in = load_test_input();
+  in.kernels[0].result.id = "src/ops.cu:we|ird`name";
+  in.kernels[0].result.assumptions = {"<img src=x onerror=alert(1)> | *bold*"};
+  in.kernels[0].change->diff += "```\nbreakout\n";
+  auto md = render_markdown(in);
+  EXPECT_TRUE(has(md, "| ``we/ird`name`` | ✅ improved |")) << md;
+  EXPECT_TRUE(has(md, "\\<img src=x onerror=alert(1)\\> \\| \\*bold\\*")) << md;
+  for (size_t at = md.find("<img"); at != std::string::npos; at = md.find("<img", at + 1))
+    EXPECT_EQ(md[at - 1], '\\') << "unescaped HTML at " << at;
+  EXPECT_TRUE(has(md, "````diff\n")) << "a longer fence than any run of backticks in the diff";
+}
+
+}  // namespace
+}  // namespace stark::report

@@ -1,0 +1,96 @@
+#include "report/unified_diff.h"
+
+#include <gtest/gtest.h>
+
+#include "core/file_io.h"
+#include "core/process.h"
+#include "report/test_data.h"
+
+namespace stark::report {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::scratch;
+
+TEST(UnifiedDiff, EqualTextsGiveNoDiff) {
+  auto d = unified_diff("a.cu", "x\ny\n", "x\ny\n");
+  EXPECT_EQ(d.text, "");
+  EXPECT_EQ(d.added + d.removed, 0);
+}
+
+TEST(UnifiedDiff, ExactFormatWithRemovedLinesFirst) {
+  std::string before = "1\n2\n3\n4\n5\nold a\nold b\n8\n9\n10\n11\n";
+  std::string after = "1\n2\n3\n4\n5\nnew a\nnew b\nnew c\n8\n9\n10\n11\n";
+  auto d = unified_diff("src/k.cu", before, after);
+  EXPECT_EQ(d.text,
+            "--- a/src/k.cu\n+++ b/src/k.cu\n@@ -3,8 +3,9 @@\n 3\n 4\n 5\n-old a\n-old b\n+new a\n+new b\n+new c\n 8\n 9\n"
+            " 10\n");
+  EXPECT_EQ(d.added, 3);
+  EXPECT_EQ(d.removed, 2);
+}
+
+TEST(UnifiedDiff, FarApartChangesMakeTwoHunksAndNearOnesOne) {
+  std::string before, far_after, near_after;
+  for (int i = 1; i <= 30; ++i) {
+    std::string line = std::to_string(i) + "\n";
+    before += line;
+    far_after += (i == 2 || i == 25) ? "x" + line : line;
+    near_after += (i == 10 || i == 16) ? "x" + line : line;  // 5 common lines between: within 2 * 3 context
+  }
+  auto far = unified_diff("f", before, far_after);
+  auto near = unified_diff("f", before, near_after);
+  auto hunks = [](const std::string& t) {
+    size_t n = 0;
+    for (size_t at = t.find("\n@@"); at != std::string::npos; at = t.find("\n@@", at + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(hunks(far.text), 2u) << far.text;
+  EXPECT_EQ(hunks(near.text), 1u) << near.text;
+  EXPECT_NE(far.text.find("@@ -1,5 +1,5 @@"), std::string::npos) << far.text;
+}
+
+TEST(UnifiedDiff, MissingFinalNewlineIsMarked) {
+  auto d = unified_diff("f", "a\nb", "a\nc");
+  EXPECT_EQ(d.text, "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n");
+}
+
+/// Whatever the edit, `git apply` must turn `before` into `after`.
+TEST(UnifiedDiff, GitAppliesEveryDiff) {
+  struct Case {
+    const char* name;
+    std::string before, after;
+  };
+  std::string base;
+  for (int i = 0; i < 40; ++i) base += "line " + std::to_string(i) + ";\n";
+  std::vector<Case> cases = {
+      {"insert_at_start", base, "// new header\n" + base},
+      {"delete_at_end", base, base.substr(0, base.rfind("line 37"))},
+      {"replace_middle", base, base.substr(0, 100) + "replaced\nwith two\n" + base.substr(140)},
+      {"append_without_newline", base, base + "tail"},
+      {"drop_final_newline", base, base.substr(0, base.size() - 1)},
+      {"empty_to_text", "", "one\ntwo\n"},
+      {"text_to_empty", "one\ntwo\n", ""},
+      {"scattered", base, [&] {
+         std::string s = base;
+         s.replace(s.find("line 3;"), 7, "LINE 3;");
+         s.replace(s.find("line 20;"), 8, "L20;\nextra;");
+         s.replace(s.find("line 39;\n"), 9, "");
+         return s;
+       }()},
+  };
+  for (const auto& c : cases) {
+    fs::path dir = scratch(std::string("git_apply_") + c.name);
+    ASSERT_TRUE(write_file_atomic(dir / "src/k.cu", c.before));
+    auto d = unified_diff("src/k.cu", c.before, c.after);
+    ASSERT_TRUE(write_file_atomic(dir / "change.patch", d.text));
+    auto r = run_process({"git", "apply", "change.patch"}, dir);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(r->exit_code, 0) << c.name << ": " << r->output << "\n" << d.text;
+    auto got = read_file(dir / "src/k.cu");
+    ASSERT_TRUE(got);
+    EXPECT_EQ(*got, c.after) << c.name << "\n" << d.text;
+  }
+}
+
+}  // namespace
+}  // namespace stark::report
