@@ -138,7 +138,9 @@ json render_sarif(const ReportInput& in, const SarifOptions& options) {
                   {"version", options.tool_version},
                   {"semanticVersion", options.tool_version},
                   {"rules", {rule()}}}}}},
-              {"automationDetails", {{"id", "stark/optimize/"}}},
+              // One category per result directory (CMake's default is build/stark/<target>), so code
+              // scanning keeps the results of several optimized targets apart.
+              {"automationDetails", {{"id", "stark/" + in.result_dir.filename().string() + "/"}}},
               {"columnKind", "unicodeCodePoints"},
               {"results", results},
               {"invocations", {{{"executionSuccessful", true}, {"toolExecutionNotifications", notifications}}}}};

@@ -51,6 +51,7 @@ TEST(Sarif, OneResultPerImprovedKernelAtItsLocation) {
   const auto& run = log["runs"][0];
   EXPECT_EQ(run["tool"]["driver"]["name"], "STARK");
   EXPECT_EQ(run["tool"]["driver"]["rules"][0]["id"], kSarifRuleId);
+  EXPECT_EQ(run["automationDetails"]["id"], "stark/result/");  // the result directory's name
   EXPECT_EQ(run["originalUriBaseIds"]["SRCROOT"]["uri"], "file://" + (data_dir() / "project").string() + "/");
   ASSERT_EQ(run["results"].size(), 3u);
   std::vector<std::string> names;
