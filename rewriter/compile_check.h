@@ -1,0 +1,65 @@
+// Compiling the rewritten sources before anything is handed back: every
+// translation unit that defines an applied kernel or holds one of its launch
+// sites is compiled from the variant tree, once for each arch the target
+// builds, with the unit's own nvcc command (paths in the source root mapped
+// into the tree). A unit that fails refuses the kernels it holds.
+#ifndef STARK_REWRITER_COMPILE_CHECK_H
+#define STARK_REWRITER_COMPILE_CHECK_H
+
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/expected.h"
+#include "core/manifest.h"
+#include "rewriter/apply_plan.h"
+
+namespace stark::rewriter {
+
+/// One translation unit to compile from the tree.
+struct CheckUnit {
+  CompileCommand command;
+  std::vector<std::string> archs;    // "80", "90"
+  std::vector<std::string> kernels;  // applied kernels it defines or launches
+};
+
+/// The units to check: each applied kernel's own unit (manifest "compile"),
+/// and the unit of every launch-site source file found in `database` (the
+/// build's compile_commands.json, may be empty). Kernels without a compile
+/// command are listed in `unchecked`.
+std::vector<CheckUnit> check_units(const ApplyPlan& plan, const Manifest& manifest,
+                                   const std::vector<CompileCommand>& database, std::vector<std::string>& unchecked);
+
+/// Builds the argv that compiles `command`'s unit for one arch into
+/// `output`, with every path inside `source_root` mapped into `tree`
+/// (the CLI passes the harness's nvcc command builder).
+using CommandBuilder = std::function<Expected<std::vector<std::string>>(
+    const CompileCommand& command, const std::string& sm, const std::filesystem::path& output,
+    const std::filesystem::path& source_root, const std::filesystem::path& tree)>;
+
+struct CheckFailure {
+  std::string file;  // the unit, relative to the source root when inside it
+  std::string sm;
+  std::string log;   // the compiler's output (or why it could not run)
+  std::vector<std::string> kernels;
+};
+
+struct CheckSetup {
+  std::filesystem::path source_root;
+  std::filesystem::path tree;
+  std::filesystem::path scratch;  // object files go here
+  CommandBuilder builder;
+  int jobs = 1;
+};
+
+/// Compiles every unit for each of its archs, `jobs` at a time.
+std::vector<CheckFailure> compile_check(const std::vector<CheckUnit>& units, const CheckSetup& setup);
+
+/// The include folders (-I, -isystem, -iquote) of a command that lie inside `source_root`.
+std::vector<std::filesystem::path> include_dirs_within(const CompileCommand& command,
+                                                       const std::filesystem::path& source_root);
+
+}  // namespace stark::rewriter
+
+#endif  // STARK_REWRITER_COMPILE_CHECK_H

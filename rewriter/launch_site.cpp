@@ -1,0 +1,214 @@
+#include "rewriter/launch_site.h"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "core/launch_expr.h"
+#include "core/text.h"
+#include "rewriter/cpp_expr.h"
+#include "rewriter/source_scan.h"
+
+namespace stark::rewriter {
+
+namespace {
+
+bool integral_type(std::string type) {
+  for (const char* q : {"const ", "volatile "})
+    while (starts_with(type, q)) type = type.substr(std::string_view(q).size());
+  static const std::set<std::string> kIntegral = {
+      "int", "unsigned int", "unsigned", "long", "unsigned long", "long long", "unsigned long long", "short",
+      "unsigned short", "char", "signed char", "unsigned char", "bool", "size_t", "std::size_t", "int64_t",
+      "uint64_t", "int32_t", "uint32_t", "ptrdiff_t", "std::ptrdiff_t"};
+  return kIntegral.count(std::string(trim(type))) > 0;
+}
+
+// Text that would run twice once substituted: increments and assignments.
+bool has_side_effects(std::string_view text) {
+  std::string m = code_mask(text);
+  if (m.find("++") != std::string::npos || m.find("--") != std::string::npos) return true;
+  for (size_t i = 0; i < m.size(); ++i) {
+    if (m[i] != '=') continue;
+    char before = i > 0 ? m[i - 1] : ' ';
+    char after = i + 1 < m.size() ? m[i + 1] : ' ';
+    if (after == '=') {
+      ++i;
+      continue;
+    }
+    if (before == '=' || before == '!' || ((before == '<' || before == '>') && !(i > 1 && m[i - 2] == before)))
+      continue;
+    return true;
+  }
+  return false;
+}
+
+/// Resolves the names of an override at one site.
+class SiteNames {
+ public:
+  SiteNames(const Kernel& kernel, const Launch& site) : kernel_(kernel), site_(site) {}
+
+  Expected<CppText> operator()(std::string_view name) const {
+    auto dot = name.find('.');
+    std::string head(name.substr(0, dot));
+    if (head == "grid" || head == "block") {
+      const auto& original = head == "grid" ? site_.grid : site_.block;
+      std::string field(dot == std::string_view::npos ? "" : name.substr(dot + 1));
+      if (field != "x" && field != "y" && field != "z")
+        return Error{fmt::format("'{}' is not allowed (use {}.x, {}.y or {}.z)", name, head, head, head)};
+      if (!original) return Error{fmt::format("'{}' reads the original {}, which this launch does not spell out", name, head)};
+      if (has_side_effects(*original))
+        return Error{fmt::format("'{}' reads the original {} '{}', which has side effects", name, head, *original)};
+      return CppText{fmt::format("static_cast<int>(dim3({}).{})", trim(*original), field), true};
+    }
+    if (name == "shmem") {
+      if (site_.shmem && has_side_effects(*site_.shmem))
+        return Error{fmt::format("'shmem' reads the original '{}', which has side effects", *site_.shmem)};
+      return CppText{site_.shmem ? std::string(trim(*site_.shmem)) : "0", false};
+    }
+    size_t index = kernel_.params.size();
+    for (size_t i = 0; i < kernel_.params.size(); ++i)
+      if (kernel_.params[i].name == head) index = i;
+    if (index == kernel_.params.size())
+      return Error{fmt::format("'{}' is not a parameter of the kernel, grid.x..block.z or shmem", name)};
+    if (site_.args.size() != kernel_.params.size())
+      return Error{fmt::format("the override reads '{}', but the scan could not see this launch's arguments", name)};
+    const Param& p = kernel_.params[index];
+    const std::string arg(trim(site_.args[index]));
+    if (has_side_effects(arg))
+      return Error{fmt::format("the override reads '{}', whose argument '{}' has side effects (it would run twice)", head, arg)};
+    if (dot == std::string_view::npos) {
+      if (p.kind != ParamKind::Scalar || !scalar_is_integral(index))
+        return Error{fmt::format("the override reads '{}', which is not an integer parameter ({})", name, p.type)};
+      return CppText{arg, false};
+    }
+    if (p.kind != ParamKind::Record)
+      return Error{fmt::format("the override reads '{}', but '{}' is not a struct passed by value", name, head)};
+    std::string base = is_primary_text(arg) ? arg : "(" + arg + ")";
+    return CppText{base + std::string(name.substr(dot)), true};
+  }
+
+ private:
+  bool scalar_is_integral(size_t index) const {
+    if (!kernel_.is_template || kernel_.instantiations.empty()) return integral_type(kernel_.params[index].type);
+    for (const auto& inst : kernel_.instantiations)
+      if (index >= inst.params.size() || !integral_type(inst.params[index].type)) return false;
+    return true;
+  }
+
+  const Kernel& kernel_;
+  const Launch& site_;
+};
+
+Expected<std::string> render_dims(const std::vector<std::string>& dims, const SiteNames& names, const char* what) {
+  std::vector<std::string> parts;
+  for (const auto& d : dims) {
+    auto e = LaunchExpr::parse(d);
+    if (!e) return Error{fmt::format("launch {}: {}", what, e.error().message)};
+    auto r = render_cpp(*e, names);
+    if (!r) return Error{fmt::format("launch {} '{}': {}", what, d, r.error().message)};
+    parts.push_back(*r);
+  }
+  if (parts.size() == 1) return parts[0];
+  if (parts.size() == 3) return fmt::format("dim3({})", join(parts, ", "));
+  return Error{fmt::format("launch {} must be one expression or three", what)};
+}
+
+bool matches(std::string_view content, const std::optional<ByteRange>& range, const std::optional<std::string>& text) {
+  if (!range) return true;
+  if (range->begin < 0 || range->end < range->begin || range->end > static_cast<int64_t>(content.size())) return false;
+  return text && content.substr(static_cast<size_t>(range->begin), static_cast<size_t>(range->end - range->begin)) == *text;
+}
+
+}  // namespace
+
+std::string describe_site(const Launch& site) {
+  if (site.caller.empty()) return fmt::format("{}:{}", site.file, site.line);
+  return fmt::format("{}:{} (in {})", site.file, site.line, site.caller);
+}
+
+Expected<std::vector<TextEdit>> launch_site_edits(const Kernel& kernel, const Launch& site, const LaunchOverride& launch,
+                                                  std::string_view content) {
+  std::vector<TextEdit> edits;
+  if (launch.empty()) return edits;
+  auto refuse = [&](const std::string& why) {
+    return Error{fmt::format("cannot rewrite the launch at {}: {}", describe_site(site), why)};
+  };
+  if (site.kind == LaunchKind::Api && !site.grid_range && !site.block_range)
+    return refuse("its launch shape is not written as arguments of the call (cudaLaunchKernelEx takes it from a "
+                  "config struct); write the grid and block there by hand or launch with <<<>>>");
+  if (site.config_range.end <= site.config_range.begin)
+    return refuse("it is written inside a macro, so its configuration has no place in the file to edit");
+  if (!matches(content, site.grid_range, site.grid) || !matches(content, site.block_range, site.block) ||
+      !matches(content, site.shmem_range, site.shmem) || !matches(content, site.stream_range, site.stream))
+    return refuse("the file's text at the recorded ranges is not what the scan saw; scan again");
+
+  SiteNames names(kernel, site);
+  const std::string where = fmt::format("launch at {}", describe_site(site));
+  auto replace = [&](const std::optional<ByteRange>& range, std::string text) {
+    edits.push_back({range->begin, range->end, std::move(text), where});
+  };
+  if (!launch.grid.empty()) {
+    if (!site.grid_range) return refuse("its grid argument is not spelled in the file");
+    auto g = render_dims(launch.grid, names, "grid");
+    if (!g) return refuse(g.error().message);
+    replace(site.grid_range, *g);
+  }
+  if (!launch.block.empty()) {
+    if (!site.block_range) return refuse("its block argument is not spelled in the file");
+    auto b = render_dims(launch.block, names, "block");
+    if (!b) return refuse(b.error().message);
+    replace(site.block_range, *b);
+  }
+  if (launch.shmem) {
+    auto e = LaunchExpr::parse(*launch.shmem);
+    if (!e) return refuse(fmt::format("launch shmem: {}", e.error().message));
+    auto s = render_cpp(*e, names);
+    if (!s) return refuse(fmt::format("launch shmem '{}': {}", *launch.shmem, s.error().message));
+    std::string bytes = *s;
+    // Opt in to more than 48 KB unless the size is a constant within it.
+    auto constant = e->evaluate([](std::string_view) -> std::optional<int64_t> { return std::nullopt; });
+    if (!constant || *constant > kDefaultSharedMemoryLimit) {
+      std::optional<Span> callee;
+      if (site.kind == LaunchKind::Chevron) {
+        callee = chevron_callee(content, static_cast<size_t>(site.config_range.begin));
+      } else if (site.grid_range) {
+        auto head = call_head_before(content, static_cast<size_t>(site.grid_range->begin));
+        if (head && (head->function == "cudaLaunchKernel" || head->function == "cudaLaunchCooperativeKernel"))
+          callee = head->first_argument;
+      }
+      if (!callee)
+        return refuse(fmt::format("its shared memory ({}) may exceed 48 KB, and the kernel expression of the launch "
+                                  "could not be found to insert cudaFuncSetAttribute",
+                                  *launch.shmem));
+      std::string kernel_expr(content.substr(callee->begin, callee->end - callee->begin));
+      if (site.kind == LaunchKind::Chevron && !kernel.id.empty() && kernel.id.back() == ')') {
+        // Overloaded: name the one launched (a template's arguments already do).
+        if (kernel.is_template)
+          return refuse("its shared memory may exceed 48 KB, and cudaFuncSetAttribute cannot name one overload of a "
+                        "kernel template");
+        std::vector<std::string> types;
+        for (const auto& p : kernel.params) types.push_back(p.type);
+        kernel_expr = fmt::format("static_cast<void (*)({})>({})", join(types, ", "), kernel_expr);
+      }
+      std::string operand = is_primary_text(bytes) ? bytes : "(" + bytes + ")";
+      bytes = fmt::format("(cudaFuncSetAttribute({}, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>({})), {})",
+                          kernel_expr, bytes, operand);
+    }
+    if (site.shmem_range) {
+      replace(site.shmem_range, bytes);
+    } else if (site.kind == LaunchKind::Chevron && site.block_range && !site.stream_range) {
+      edits.push_back({site.block_range->end, site.block_range->end, ", " + bytes, where});
+    } else if (site.kind == LaunchKind::Api && site.block_range) {
+      // cudaLaunchKernel(kernel, grid, block, args): append ", shmem" after args.
+      auto comma = next_separator(content, static_cast<size_t>(site.block_range->end));
+      auto close = comma && content[*comma] == ',' ? next_separator(content, *comma + 1) : std::nullopt;
+      if (!close || content[*close] != ')') return refuse("no place for a shared-memory argument was found in the call");
+      edits.push_back({static_cast<int64_t>(*close), static_cast<int64_t>(*close), ", " + bytes, where});
+    } else {
+      return refuse("no place for a shared-memory argument was found in the launch");
+    }
+  }
+  return edits;
+}
+
+}  // namespace stark::rewriter
