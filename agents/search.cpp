@@ -145,6 +145,8 @@ void apply_evaluation(SearchNode& n, const Evaluation& e) {
   if (e.verdict == Verdict::Accepted && e.variant_us) {
     n.state = NodeState::Correct;
     n.time_us = e.variant_us;
+    n.baseline_us = e.baseline_us;
+    n.speedup = e.speedup;
     return;
   }
   if (!e.compile_ok) {

@@ -112,6 +112,8 @@ json SearchTree::to_json() const {
                      {"state", to_string(n.state)},
                      {"status", n.status},
                      {"time_us", or_null(n.time_us)},
+                     {"baseline_us", or_null(n.baseline_us)},
+                     {"speedup", or_null(n.speedup)},
                      {"diagnostics", n.diagnostics},
                      {"checks", checks}});
   }
@@ -134,6 +136,8 @@ Expected<SearchTree> SearchTree::from_json(const json& j) {
       n.state = state == "correct" ? NodeState::Correct : state == "untimed" ? NodeState::Untimed : NodeState::Failed;
       n.status = nj.value("status", "");
       n.time_us = optional_field<double>(nj, "time_us");
+      n.baseline_us = optional_field<double>(nj, "baseline_us");
+      n.speedup = optional_field<double>(nj, "speedup");
       n.diagnostics = nj.value("diagnostics", "");
       n.checks = nj.value("checks", std::vector<Check>{});
       return n;

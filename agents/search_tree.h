@@ -35,7 +35,9 @@ struct SearchNode {
   Variant variant;
   NodeState state = NodeState::Failed;
   std::string status;  // evaluation verdict or failure kind: "accepted", "compile_error", "invalid", ...
-  std::optional<double> time_us;
+  std::optional<double> time_us;      // the candidate's time (sum of per-capture medians)
+  std::optional<double> baseline_us;  // the original's, measured in the same evaluation
+  std::optional<double> speedup;      // baseline_us / time_us of that evaluation
   std::string diagnostics;  // compiler or checker messages, for the debug role
   std::vector<Check> checks;
   std::vector<int> children;

@@ -24,7 +24,7 @@ struct KernelBrief {
   std::vector<std::string> launch_sites;  // one line each: "src/a.cu:40 in f(): k<<<...>>>(n, x)"
   std::vector<std::string> inputs;        // captured shapes, one line per capture
   std::optional<GpuInfo> gpu;
-  double rtol = 1e-5, atol = 1e-6;
+  std::optional<double> rtol, atol;  // the annotation's; nullopt: the harness's defaults per element type
 };
 
 /// Plan role window: the node, the root, the node's children, the leaderboard.

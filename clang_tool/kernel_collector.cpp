@@ -4,7 +4,6 @@
 #include <clang/AST/Attr.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
-#include <clang/AST/Mangle.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Index/USRGeneration.h>
@@ -15,6 +14,7 @@
 #include <optional>
 
 #include "clang_tool/annotation.h"
+#include "clang_tool/mangle.h"
 #include "core/paths.h"
 
 namespace stark {
@@ -34,8 +34,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
 
  public:
   Collector(ASTContext& ctx, UnitScan& unit)
-      : ctx_(ctx), sm_(ctx.getSourceManager()), unit_(unit), mangler_(ctx.createMangleContext()),
-        policy_(ctx.getPrintingPolicy()) {
+      : ctx_(ctx), sm_(ctx.getSourceManager()), unit_(unit), mangler_(ctx), policy_(ctx.getPrintingPolicy()) {
     policy_.SuppressTagKeyword = true;
     policy_.FullyQualifiedName = true;
   }
@@ -125,13 +124,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
     return std::string(buf);
   }
 
-  std::string mangled(const FunctionDecl* fd) const {
-    if (!mangler_->shouldMangleDeclName(fd)) return fd->getNameAsString();
-    std::string out;
-    llvm::raw_string_ostream os(out);
-    mangler_->mangleName(GlobalDecl(fd, KernelReferenceKind::Kernel), os);
-    return os.str();
-  }
+  std::string mangled(const FunctionDecl* fd) const { return mangler_.device_name(fd); }
 
   Param param_of(const ParmVarDecl* p) const {
     Param out;
@@ -425,7 +418,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   ASTContext& ctx_;
   SourceManager& sm_;
   UnitScan& unit_;
-  std::unique_ptr<MangleContext> mangler_;
+  KernelMangler mangler_;
   PrintingPolicy policy_;
   std::vector<const FunctionDecl*> callers_;
 };

@@ -14,45 +14,13 @@
 #include <chrono>
 
 #include "clang_tool/annotation.h"
+#include "clang_tool/clang_errors.h"
 #include "clang_tool/kernel_collector.h"
 #include "core/paths.h"
 
 namespace stark {
 
 namespace {
-
-/// Keeps clang's errors (not warnings: the build compiles with its own
-/// compiler and flags, so a clang-only warning is noise) as STARK diagnostics.
-class ErrorCollector : public clang::DiagnosticConsumer {
- public:
-  explicit ErrorCollector(UnitScan& unit, std::string directory) : unit_(unit), directory_(std::move(directory)) {}
-
-  void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
-    clang::DiagnosticConsumer::HandleDiagnostic(level, info);
-    if (level < clang::DiagnosticsEngine::Error) return;
-    llvm::SmallString<256> message;
-    info.FormatDiagnostic(message);
-    Diagnostic d;
-    d.level = Severity::Error;
-    d.message = std::string(message);
-    if (info.hasSourceManager() && info.getLocation().isValid()) {
-      const clang::SourceManager& sm = info.getSourceManager();
-      clang::PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(info.getLocation()));
-      if (p.isValid()) {
-        std::filesystem::path file(p.getFilename());
-        if (file.is_relative()) file = std::filesystem::path(directory_) / file;
-        d.file = absolute_normal(file).string();
-        d.line = static_cast<int>(p.getLine());
-        d.column = static_cast<int>(p.getColumn());
-      }
-    }
-    unit_.diagnostics.push_back(std::move(d));
-  }
-
- private:
-  UnitScan& unit_;
-  std::string directory_;
-};
 
 class CollectConsumer : public clang::ASTConsumer {
  public:
@@ -109,7 +77,7 @@ UnitScan scan_unit(const CompileCommand& command, const ClangSetup& setup) {
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(new clang::FileManager(clang::FileSystemOptions(), fs));
   clang::tooling::ToolInvocation invocation(clang_arguments(command, setup),
                                             std::make_unique<CollectAction>(unit, setup), files.get());
-  ErrorCollector errors(unit, command.directory);
+  ClangErrorCollector errors(unit.diagnostics, command.directory);
   invocation.setDiagnosticConsumer(&errors);
   bool ok = invocation.run();
   if (!ok && unit.diagnostics.empty())

@@ -320,6 +320,7 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
   if (!g) {
     e.verdict = Verdict::Error;
     e.reason = fmt::format("compiled for sm_{}; nothing was run or timed: {}", sm, no_gpu_reason());
+    e.untimed = true;  // compiled and signature-checked: the search keeps it as an untimed node
     e.checks = checks;
     return e;
   }

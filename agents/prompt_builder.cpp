@@ -1,0 +1,121 @@
+#include "agents/prompt_builder.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+#include "agents/prompts.h"
+
+namespace stark {
+
+namespace {
+
+constexpr size_t kDiagnosticsInContext = 1500;  // failed siblings/children: the gist only
+
+std::string clip(const std::string& s, size_t n) {
+  if (s.size() <= n) return s;
+  return s.substr(0, n) + "\n[...]";
+}
+
+std::string brief_text(const KernelBrief& b) {
+  std::string out = fmt::format("## The kernel\n`{}` in `{}`", b.kernel->qualified_name, b.kernel->file);
+  if (b.gpu) {
+    out += fmt::format("\n\n## The GPU\n{} (sm_{}", b.gpu->name, b.gpu->sm);
+    if (b.gpu->sm_count > 0) out += fmt::format(", {} SMs", b.gpu->sm_count);
+    if (b.gpu->mem_bandwidth_gbs > 0) out += fmt::format(", {} GB/s DRAM bandwidth", three_digits(b.gpu->mem_bandwidth_gbs));
+    out += ")";
+  }
+  if (b.rtol || b.atol)
+    out += fmt::format("\n\n## Correctness\nOutputs must match the original within rtol={} and atol={}.", b.rtol.value_or(0),
+                       b.atol.value_or(0));
+  else
+    out += "\n\n## Correctness\nOutputs must match the original within the default tolerance of their element type "
+           "(float: rtol 1e-4, atol 1e-6, relative to the larger of |expected| and the buffer's RMS; integers exactly).";
+  if (!b.launch_sites.empty()) {
+    out += "\n\n## How the project launches it";
+    for (const auto& l : b.launch_sites) out += "\n- " + l;
+  }
+  if (!b.inputs.empty()) {
+    out += "\n\n## Inputs recorded from the project's tests";
+    for (const auto& i : b.inputs) out += "\n- " + i;
+  }
+  return out;
+}
+
+std::string launch_line(const LaunchOverride& l) {
+  if (l.empty()) return "";
+  return "\nLAUNCH: " + nlohmann::json(l).dump();
+}
+
+/// One node as the prompts show it: what it is, how it did, its code.
+std::string node_text(const SearchNode& n, const SearchNode& root, bool with_diagnostics) {
+  std::string head = fmt::format("node {} ({}{}{})", n.id, n.role, n.strategy.empty() ? "" : ": ", n.strategy);
+  std::string how;
+  if (n.state == NodeState::Correct && n.time_us) {
+    how = fmt::format("correct, {} us", three_digits(*n.time_us));
+    if (root.time_us && n.id != root.id) how += fmt::format(", {}x the original's speed", three_digits(*root.time_us / *n.time_us));
+  } else if (n.state == NodeState::Untimed) {
+    how = "compiled; not timed (no GPU)";
+  } else {
+    how = "FAILED: " + n.status;
+  }
+  std::string out = fmt::format("{} - {}\n```cuda\n{}\n```{}", head, how, n.variant.source, launch_line(n.variant.launch));
+  if (with_diagnostics && n.state == NodeState::Failed && !n.diagnostics.empty())
+    out += fmt::format("\nwhy it failed:\n```\n{}\n```", clip(n.diagnostics, kDiagnosticsInContext));
+  return out;
+}
+
+std::string node_list(const std::vector<const SearchNode*>& nodes, const SearchNode& root) {
+  if (nodes.empty()) return "(none yet)";
+  std::string out;
+  for (const SearchNode* n : nodes) out += (out.empty() ? "" : "\n\n") + node_text(*n, root, true);
+  return out;
+}
+
+}  // namespace
+
+std::string three_digits(double v) {
+  if (v == 0 || !std::isfinite(v)) return fmt::format("{}", v);
+  int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(v))));
+  double scale = std::pow(10.0, 2 - magnitude);
+  double rounded = std::round(v * scale) / scale;
+  return fmt::format("{:.{}f}", rounded, std::max(0, 2 - magnitude));
+}
+
+Prompt plan_prompt(const PlanInput& in) {
+  std::string user = render_template(prompt_template("plan"), {{"brief", brief_text(*in.brief)},
+                                                               {"node_id", std::to_string(in.node->id)},
+                                                               {"node", node_text(*in.node, *in.root, false)},
+                                                               {"root", node_text(*in.root, *in.root, false)},
+                                                               {"children", node_list(in.children, *in.root)},
+                                                               {"leaderboard", node_list(in.leaderboard, *in.root)}});
+  return {std::string(prompt_template("system")), user};
+}
+
+Prompt code_prompt(const CodeInput& in) {
+  std::string plan_launch = in.plan.launch.empty() ? "" : "The plan's launch shape:" + launch_line(in.plan.launch);
+  std::string user = render_template(prompt_template("code"), {{"brief", brief_text(*in.brief)},
+                                                               {"strategy", in.plan.strategy},
+                                                               {"grounded", in.plan.grounded},
+                                                               {"plan_launch", plan_launch},
+                                                               {"node_id", std::to_string(in.node->id)},
+                                                               {"node", node_text(*in.node, *in.root, false)},
+                                                               {"root", node_text(*in.root, *in.root, false)},
+                                                               {"children", node_list(in.children, *in.root)},
+                                                               {"cousins", node_list(in.cousins, *in.root)}});
+  return {std::string(prompt_template("system")), user};
+}
+
+Prompt debug_prompt(const DebugInput& in) {
+  std::string user = render_template(prompt_template("debug"), {{"brief", brief_text(*in.brief)},
+                                                                {"node_id", std::to_string(in.node->id)},
+                                                                {"strategy", in.node->strategy},
+                                                                {"node", node_text(*in.node, *in.root, false)},
+                                                                {"diagnostics", in.node->diagnostics},
+                                                                {"root", node_text(*in.root, *in.root, false)},
+                                                                {"siblings", node_list(in.siblings, *in.root)}});
+  return {std::string(prompt_template("system")), user};
+}
+
+}  // namespace stark

@@ -1,0 +1,20 @@
+// The names a launch override may use (DESIGN.md section 4): the kernel's
+// parameter names (fields of by-value structs as p.n), the original launch
+// as grid.x..block.z and shmem, literals, + - * / %, min, max, ceil_div.
+#ifndef STARK_CORE_LAUNCH_OVERRIDE_CHECK_H
+#define STARK_CORE_LAUNCH_OVERRIDE_CHECK_H
+
+#include "core/expected.h"
+#include "core/manifest.h"
+#include "core/variant.h"
+
+namespace stark {
+
+/// Ok when every expression of the override parses and reads only allowed
+/// names. Struct fields are accepted as "p.<field>" for record parameters
+/// (the evaluator resolves them against the captured bytes).
+Expected<void> check_launch_override(const Kernel& kernel, const LaunchOverride& launch);
+
+}  // namespace stark
+
+#endif  // STARK_CORE_LAUNCH_OVERRIDE_CHECK_H

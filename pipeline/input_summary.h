@@ -1,0 +1,20 @@
+// The recorded inputs of a kernel as the roles see them: one line per
+// capture with its launch shape, scalar values and buffer sizes.
+#ifndef STARK_PIPELINE_INPUT_SUMMARY_H
+#define STARK_PIPELINE_INPUT_SUMMARY_H
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/manifest.h"
+
+namespace stark {
+
+/// Lines like "grid (262144,1,1) block (256,1,1): n=67108864, a=2; x 256 MiB f32, y 256 MiB f32".
+/// Empty when the store has no capture of the kernel (or no store exists).
+std::vector<std::string> describe_inputs(const std::filesystem::path& store, const Kernel& kernel, size_t max_lines = 6);
+
+}  // namespace stark
+
+#endif  // STARK_PIPELINE_INPUT_SUMMARY_H

@@ -1,0 +1,106 @@
+#include "pipeline/optimize.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+
+#include "core/file_io.h"
+#include "core/hash.h"
+#include "pipeline/kernel_brief.h"
+#include "pipeline/kernel_outcome.h"
+
+namespace stark {
+
+namespace fs = std::filesystem;
+
+fs::path state_file(const fs::path& out_dir, const std::string& kernel_id) {
+  std::string name;
+  for (char c : kernel_id) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  if (name.size() > 80) name = name.substr(0, 80);
+  // The hash keeps two ids that sanitise alike apart.
+  return out_dir / "state" / fmt::format("{}-{}.json", name, content_hash(kernel_id).substr(6, 8));
+}
+
+Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, VariantValidator& validator, Team& team,
+                              const InputsFn& inputs, const OptimizeOptions& options, const OptimizeHooks& hooks) {
+  auto say = [&](const std::string& m) {
+    if (hooks.message) hooks.message(m);
+  };
+  std::vector<const Kernel*> selected;
+  for (const auto& id : options.kernels)
+    if (!manifest.find_kernel(id))
+      return Error{fmt::format("no kernel '{}' in the manifest (run `stark scan` to list the kernels)", id)};
+  for (const auto& k : manifest.kernels)
+    if (options.kernels.empty() ||
+        std::find(options.kernels.begin(), options.kernels.end(), k.id) != options.kernels.end())
+      selected.push_back(&k);
+  if (selected.empty()) return Error{"the manifest has no [[stark::optimize]] kernel to optimize"};
+
+  Result result;
+  result.source_root = manifest.source_root;
+  result.build_dir = manifest.build_dir;
+  result.manifest = options.manifest_path;
+  result.gpu = evaluator.gpu();
+  result.backend = team.info();
+  result.seed = static_cast<int64_t>(options.seed);
+  auto save = [&]() -> Expected<void> { return write_json_file(options.out_dir / "result.json", nlohmann::json(result)); };
+  if (auto ok = save(); !ok) return ok.error();
+
+  double spent = 0;
+  for (const Kernel* kernel : selected) {
+    bool skip = kernel->options.skip.value_or(false) && options.kernels.empty();
+    int budget = options.budget.value_or(static_cast<int>(kernel->options.budget.value_or(kDefaultBudget)));
+    if (skip) {
+      KernelResult k;
+      k.id = kernel->id;
+      k.status = KernelStatus::Skipped;
+      result.kernels.push_back(k);
+      if (hooks.end_kernel) hooks.end_kernel(k);
+      (void)save();
+      continue;
+    }
+    auto brief = make_brief(manifest, *kernel, inputs ? inputs(*kernel) : std::vector<std::string>{}, result.gpu);
+    if (!brief) {
+      say(fmt::format("{}: {}", kernel->id, brief.error().message));
+      KernelResult k;
+      k.id = kernel->id;
+      k.status = KernelStatus::Failed;
+      k.checks.push_back({"source", false, brief.error().message});
+      result.kernels.push_back(k);
+      if (hooks.end_kernel) hooks.end_kernel(k);
+      (void)save();
+      continue;
+    }
+    if (hooks.begin_kernel) hooks.begin_kernel(*kernel, budget, std::nullopt);
+
+    SearchOptions so;
+    so.budget = budget;
+    so.seed = kernel->options.seed ? static_cast<uint64_t>(*kernel->options.seed) : options.seed;
+    so.parallel = options.parallel;
+    if (options.max_cost_usd) so.max_cost_usd = std::max(0.0, *options.max_cost_usd - spent);
+    if (options.kernel_time_limit_s) so.time_limit = std::chrono::duration<double>(*options.kernel_time_limit_s);
+    so.state_file = state_file(options.out_dir, kernel->id);
+    if (options.fresh) {
+      std::error_code ec;
+      fs::remove(so.state_file, ec);
+    }
+    so.on_node = [&](const SearchTree&, const SearchNode& n) {
+      if (hooks.attempt) hooks.attempt(*kernel, n);
+    };
+    SearchOutcome outcome = run_search(*brief, team, evaluator, validator, so);
+    spent += outcome.usage.cost_usd;
+    if (outcome.resumed) say(fmt::format("{}: resumed a saved search ({} attempts already made)", kernel->id,
+                                         std::min(outcome.attempts, budget)));
+    if (outcome.stopped != "budget" && outcome.stopped != "baseline failed")
+      say(fmt::format("{}: search stopped early: {}", kernel->id, outcome.stopped));
+    KernelResult k = kernel_result(*kernel, outcome);
+    result.kernels.push_back(k);
+    if (hooks.end_kernel) hooks.end_kernel(k);
+    if (auto ok = save(); !ok) return ok.error();
+  }
+  return result;
+}
+
+}  // namespace stark

@@ -1,0 +1,60 @@
+// `stark optimize` as a library: for every selected kernel of a manifest,
+// brief the team, run the search against the evaluator, and write the
+// result directory (result.json, one search state per kernel) as it goes,
+// so an interrupted run keeps what it found and resumes where it stopped.
+#ifndef STARK_PIPELINE_OPTIMIZE_H
+#define STARK_PIPELINE_OPTIMIZE_H
+
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "agents/search.h"
+#include "agents/team.h"
+#include "core/evaluator.h"
+#include "core/expected.h"
+#include "core/manifest.h"
+#include "core/result.h"
+#include "core/variant_validator.h"
+
+namespace stark {
+
+inline constexpr int kDefaultBudget = 30;  // the paper's B
+
+struct OptimizeOptions {
+  std::filesystem::path out_dir;
+  std::string manifest_path;          // recorded in result.json
+  std::vector<std::string> kernels;   // ids to optimize; empty: every kernel not marked skip=true
+  std::optional<int> budget;          // overrides every kernel's; else the annotation's, else kDefaultBudget
+  uint64_t seed = 0;                  // a kernel's annotation seed wins
+  int parallel = 4;
+  std::optional<double> max_cost_usd;           // over the whole run
+  std::optional<double> kernel_time_limit_s;    // per kernel
+  bool fresh = false;                 // ignore saved search states
+};
+
+/// Callbacks for progress displays; all optional.
+struct OptimizeHooks {
+  std::function<void(const Kernel&, int budget, std::optional<double> baseline_us)> begin_kernel;
+  std::function<void(const Kernel&, const SearchNode&)> attempt;
+  std::function<void(const KernelResult&)> end_kernel;
+  std::function<void(const std::string&)> message;
+};
+
+/// Inputs of a kernel described for its brief (capture shapes), one line each.
+using InputsFn = std::function<std::vector<std::string>(const Kernel&)>;
+
+/// Runs the search of every selected kernel. An Error when no kernel can be
+/// attempted at all (unknown --kernel ids, an unwritable output folder);
+/// otherwise the result, also written to out_dir/result.json.
+Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, VariantValidator& validator, Team& team,
+                              const InputsFn& inputs, const OptimizeOptions& options, const OptimizeHooks& hooks = {});
+
+/// The file a kernel's search state is saved in, under out_dir/state/.
+std::filesystem::path state_file(const std::filesystem::path& out_dir, const std::string& kernel_id);
+
+}  // namespace stark
+
+#endif  // STARK_PIPELINE_OPTIMIZE_H
