@@ -1,0 +1,68 @@
+#include "agents/prompt_builder.h"
+
+#include <gtest/gtest.h>
+
+#include "agents/context_windows.h"
+#include "agents/prompts.h"
+
+namespace stark {
+namespace {
+
+TEST(PromptBuilder, ThreeSignificantDigits) {
+  EXPECT_EQ(three_digits(1234.5), "1230");
+  EXPECT_EQ(three_digits(12.345), "12.3");
+  EXPECT_EQ(three_digits(0.012345), "0.0123");
+  EXPECT_EQ(three_digits(4.0), "4.00");
+  EXPECT_EQ(three_digits(999.7), "1000");
+}
+
+TEST(PromptBuilder, TemplatesNeedEveryValue) {
+  EXPECT_EQ(render_template("a {{x}} b {{y}}", {{"x", "1"}, {"y", "2"}}), "a 1 b 2");
+  EXPECT_THROW(render_template("{{missing}}", {}), std::logic_error);
+  EXPECT_FALSE(prompt_version().empty());
+}
+
+TEST(PromptBuilder, RolesSeeTheirWindows) {
+  Kernel k;
+  k.id = "src/a.cu:saxpy";
+  k.name = k.qualified_name = "saxpy";
+  k.file = "src/a.cu";
+  KernelBrief brief;
+  brief.kernel = &k;
+  brief.gpu = GpuInfo{"NVIDIA H200", "90", "580", "13.0", 132, 4800};
+  brief.launch_sites = {"src/a.cu:40 in run(): saxpy<<<(n + 255) / 256, 256>>>(n, a, x, y)"};
+  SearchNode root;
+  root.state = NodeState::Correct;
+  root.time_us = 123.456;
+  root.variant.source = "__global__ void saxpy() { /*root*/ }";
+  SearchTree tree(root);
+  SearchNode a{0, 0, "plan+code", "vectorize", "", {k.id, "__global__ void saxpy() { /*a*/ }", {}}, NodeState::Correct, "accepted", 41.15};
+  int ia = tree.add(a);
+  SearchNode b{0, 0, "plan+code", "tile", "", {k.id, "__global__ void saxpy() { /*b*/ }", {}}, NodeState::Failed, "compile_error"};
+  b.diagnostics = "error: identifier \"tile\" is undefined";
+  int ib = tree.add(b);
+  SearchNode c{0, ia, "plan+code", "unroll", "", {k.id, "__global__ void saxpy() { /*c*/ }", {}}, NodeState::Correct, "accepted", 30.0};
+  tree.add(c);
+
+  Prompt plan = plan_prompt(plan_window(tree, 0, brief));
+  EXPECT_NE(plan.user.find("123 us"), std::string::npos);  // 3 digits, not 123.456
+  EXPECT_EQ(plan.user.find("123.456"), std::string::npos);
+  EXPECT_NE(plan.user.find("NVIDIA H200 (sm_90, 132 SMs, 4800 GB/s"), std::string::npos);
+  EXPECT_NE(plan.user.find("saxpy<<<(n + 255) / 256, 256>>>"), std::string::npos);
+  EXPECT_NE(plan.user.find("/*b*/"), std::string::npos);  // children
+  EXPECT_NE(plan.user.find("identifier \"tile\" is undefined"), std::string::npos);
+  EXPECT_NE(plan.user.find("3.00x the original's speed"), std::string::npos) << plan.user;  // leaderboard: 123.456/41.15
+
+  DebugInput d = debug_window(tree, ib, brief);
+  Prompt debug = debug_prompt(d);
+  EXPECT_NE(debug.user.find("/*a*/"), std::string::npos);  // sibling
+  EXPECT_EQ(debug.user.find("/*c*/"), std::string::npos);  // not a sibling of b
+  EXPECT_NE(debug.system.find("__restrict__"), std::string::npos);
+
+  Prompt code = code_prompt(code_window(tree, ib, brief, Plan{"fix tiling", "/*STARK_SPAN 1: x*/ y /*STARK_END 1*/", {}}));
+  EXPECT_NE(code.user.find("/*c*/"), std::string::npos);  // cousin: child of sibling a
+  EXPECT_NE(code.user.find("fix tiling"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace stark
