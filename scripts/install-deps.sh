@@ -18,6 +18,7 @@ build_pkgs=(
 )
 test_pkgs=(
   libgtest-dev libgmock-dev libcpp-httplib-dev python3 python3-jsonschema
+  python3-yaml chromium  # the CI workflow check; the HTML report rendering test
 )
 
 pkgs=("${build_pkgs[@]}")
