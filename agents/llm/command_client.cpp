@@ -1,0 +1,70 @@
+#include "agents/llm/command_client.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <cctype>
+
+#include "agents/llm/subprocess.h"
+
+namespace stark::llm {
+
+namespace {
+
+// The last few non-empty lines of stderr, joined into one line.
+std::string stderr_tail(const std::string& err) {
+  std::vector<std::string> lines;
+  std::string line;
+  for (char c : err + "\n") {
+    if (c != '\n') {
+      line += c;
+      continue;
+    }
+    bool blank = true;
+    for (char x : line) blank = blank && std::isspace(static_cast<unsigned char>(x));
+    if (!blank) lines.push_back(line);
+    line.clear();
+  }
+  if (lines.empty()) return "(nothing on stderr)";
+  size_t first = lines.size() > 3 ? lines.size() - 3 : 0;
+  std::string out;
+  for (size_t i = first; i < lines.size(); ++i) out += (out.empty() ? "" : " | ") + lines[i];
+  if (out.size() > 400) out = "..." + out.substr(out.size() - 400);
+  return out;
+}
+
+bool blank(const std::string& s) {
+  for (char c : s)
+    if (!std::isspace(static_cast<unsigned char>(c))) return false;
+  return true;
+}
+
+}  // namespace
+
+CommandClient::CommandClient(CommandOptions options) : options_(std::move(options)), gate_(options_.concurrency) {}
+
+Expected<ChatReply> CommandClient::complete(const ChatRequest& request) {
+  if (options_.command.empty()) return Error{"the command backend needs a command: pass --command"};
+  if (auto ok = validate_request(request); !ok) return ok.error();
+  std::string input = request_to_json(request).dump() + "\n";
+
+  Expected<SubprocessResult> run = Error{""};
+  {
+    Gate::Slot slot(gate_);
+    run = run_with_input({"/bin/sh", "-c", options_.command}, input, options_.timeout, options_.cwd);
+  }
+  if (!run) return run.error();
+  if (run->timed_out)
+    return Error{fmt::format("the command '{}' gave no answer within {:g} s and was killed: {}", options_.command,
+                             static_cast<double>(options_.timeout.count()) / 1000.0, stderr_tail(run->err))};
+  if (run->exit_code != 0)
+    return Error{fmt::format("the command '{}' failed with exit status {}: {}", options_.command, run->exit_code,
+                             stderr_tail(run->err))};
+  if (blank(run->out))
+    return Error{fmt::format("the command '{}' printed nothing on stdout: {}", options_.command, stderr_tail(run->err))};
+  ChatReply reply;
+  reply.text = std::move(run->out);
+  return reply;
+}
+
+}  // namespace stark::llm

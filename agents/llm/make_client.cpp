@@ -1,0 +1,116 @@
+#include "agents/llm/make_client.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include "agents/llm/anthropic_client.h"
+#include "agents/llm/audit_log.h"
+#include "agents/llm/command_client.h"
+#include "agents/llm/dry_run_client.h"
+#include "agents/llm/openai_client.h"
+#include "agents/llm/prices.h"
+
+namespace stark::llm {
+
+namespace {
+
+std::optional<std::string> process_env(const std::string& name) {
+  const char* v = std::getenv(name.c_str());
+  if (!v || !*v) return std::nullopt;
+  return std::string(v);
+}
+
+struct Provider {
+  std::string default_base;
+  std::string official_host;
+  std::string key_env;
+  std::string hint;  // how to fix a missing key
+};
+
+}  // namespace
+
+Expected<ClientStack> make_chat_client(const std::string& backend, const std::string& model, const std::string& base_url,
+                                       const std::string& command, const ClientOptions& options) {
+  if (options.concurrency < 1) return Error{fmt::format("concurrency must be at least 1, got {}", options.concurrency)};
+  auto env = options.env ? options.env : process_env;
+
+  ClientStack stack;
+  stack.backend = backend;
+  stack.model = model;
+  std::optional<std::string> key;
+  std::shared_ptr<ChatClient> client;
+
+  if (backend == "openai" || backend == "anthropic") {
+    Provider p = backend == "openai"
+                     ? Provider{"https://api.openai.com/v1", "api.openai.com", "OPENAI_API_KEY",
+                                "export your OpenAI API key, or pass --base-url to use a local OpenAI-compatible server"}
+                     : Provider{"https://api.anthropic.com", "api.anthropic.com", "ANTHROPIC_API_KEY",
+                                "export your Anthropic API key, or pass --base-url to use a compatible server"};
+    if (model.empty()) return Error{fmt::format("the {} backend needs a model: pass --model", backend)};
+    stack.base_url = base_url.empty() ? p.default_base : base_url;
+    if (!stack.base_url.starts_with("http://") && !stack.base_url.starts_with("https://"))
+      return Error{fmt::format("base URL '{}' must start with http:// or https://", stack.base_url)};
+    key = env(p.key_env);
+    bool hosted = url_host(stack.base_url) == p.official_host;
+    if (options.dry_run) {
+      std::ostream& out = options.dry_run_out ? *options.dry_run_out : std::cout;
+      client = std::make_shared<DryRunClient>(out, fmt::format("{} at {}", backend, stack.base_url));
+    } else {
+      if (hosted && !key) return Error{fmt::format("{} is not set: {}", p.key_env, p.hint)};
+      std::shared_ptr<const PriceTable> prices = PriceTable::shared_builtin();
+      if (!options.price_file.empty()) {
+        auto table = PriceTable::from_file(options.price_file);
+        if (!table) return table.error();
+        prices = std::make_shared<const PriceTable>(std::move(*table));
+      }
+      if (backend == "openai") {
+        OpenAiOptions o;
+        o.base_url = stack.base_url;
+        o.api_key = key;
+        o.timeouts = options.timeouts;
+        o.retry = options.retry;
+        o.concurrency = options.concurrency;
+        o.prices = prices;
+        client = std::make_shared<OpenAiClient>(std::move(o));
+      } else {
+        AnthropicOptions o;
+        o.base_url = stack.base_url;
+        o.api_key = key;
+        o.timeouts = options.timeouts;
+        o.retry = options.retry;
+        o.concurrency = options.concurrency;
+        o.prices = prices;
+        client = std::make_shared<AnthropicClient>(std::move(o));
+      }
+    }
+  } else if (backend == "command") {
+    if (command.empty()) return Error{"the command backend needs a program to run: pass --command"};
+    stack.base_url = command;
+    if (options.dry_run) {
+      std::ostream& out = options.dry_run_out ? *options.dry_run_out : std::cout;
+      client = std::make_shared<DryRunClient>(out, fmt::format("the command '{}'", command));
+    } else {
+      client = std::make_shared<CommandClient>(CommandOptions{command, options.command_timeout, options.concurrency, {}});
+    }
+  } else {
+    return Error{fmt::format("unknown LLM backend '{}': expected openai, anthropic or command", backend)};
+  }
+
+  if (!options.cache_dir.empty() && !options.dry_run) {
+    stack.cache = std::make_shared<CachingClient>(client, std::make_shared<const ResponseCache>(options.cache_dir),
+                                                  backend, stack.base_url);
+    client = stack.cache;
+  }
+  if (!options.audit_dir.empty()) {
+    std::vector<std::string> secrets;
+    if (key) secrets.push_back(*key);
+    client = std::make_shared<AuditingClient>(client, std::make_shared<AuditLog>(options.audit_dir, std::move(secrets)),
+                                              backend, stack.base_url);
+  }
+  stack.client = std::move(client);
+  return stack;
+}
+
+}  // namespace stark::llm

@@ -1,0 +1,83 @@
+#include "agents/llm/response_cache.h"
+
+#include <fmt/format.h>
+
+#include "core/file_io.h"
+#include "core/hash.h"
+#include "core/json_optional.h"
+
+namespace stark::llm {
+
+using nlohmann::json;
+
+namespace {
+constexpr const char* kSchema = "stark.llm_cache/1";
+}
+
+ResponseCache::ResponseCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
+
+json ResponseCache::key_of(const std::string& provider, const std::string& base_url, const ChatRequest& request) {
+  json messages = json::array();
+  for (const auto& m : request.messages) messages.push_back({{"role", m.role}, {"content", m.content}});
+  return {{"provider", provider},
+          {"base_url", base_url},
+          {"model", request.model},
+          {"system", request.system},
+          {"messages", std::move(messages)},
+          {"temperature", or_null(request.temperature)},
+          {"max_tokens", request.max_tokens}};
+}
+
+std::filesystem::path ResponseCache::path_of(const json& key) const {
+  std::string hash = content_hash(key.dump());  // "xxh64:<16 hex>"; object keys dump sorted, so stable
+  return dir_ / (hash.substr(hash.find(':') + 1) + ".json");
+}
+
+std::optional<ChatReply> ResponseCache::load(const json& key) const {
+  std::error_code ec;
+  std::filesystem::path path = path_of(key);
+  if (!std::filesystem::exists(path, ec)) return std::nullopt;
+  auto entry = read_json_file(path);
+  if (!entry || !entry->is_object() || entry->value("schema", "") != kSchema || !entry->contains("reply") ||
+      entry->value("request", json()) != key)
+    return std::nullopt;
+  auto reply = reply_from_json((*entry)["reply"]);
+  if (!reply) return std::nullopt;
+  reply->cached = true;
+  reply->cost_usd = 0.0;  // nothing was billed for this answer
+  reply->wire.reset();
+  return std::move(*reply);
+}
+
+Expected<void> ResponseCache::store(const json& key, const ChatReply& reply) const {
+  ChatReply stored = reply;
+  stored.wire.reset();
+  stored.cached = false;
+  json entry = {{"schema", kSchema}, {"request", key}, {"reply", reply_to_json(stored)}};
+  if (auto ok = write_json_file(path_of(key), entry); !ok)
+    return Error{fmt::format("cannot write the response cache: {}", ok.error().message)};
+  return {};
+}
+
+CachingClient::CachingClient(std::shared_ptr<ChatClient> inner, std::shared_ptr<const ResponseCache> cache,
+                             std::string provider, std::string base_url)
+    : inner_(std::move(inner)), cache_(std::move(cache)), provider_(std::move(provider)), base_url_(std::move(base_url)) {}
+
+std::optional<std::string> CachingClient::store_problem() const {
+  std::lock_guard lock(mutex_);
+  return store_problem_;
+}
+
+Expected<ChatReply> CachingClient::complete(const ChatRequest& request) {
+  json key = ResponseCache::key_of(provider_, base_url_, request);
+  if (auto hit = cache_->load(key)) return std::move(*hit);
+  auto reply = inner_->complete(request);
+  if (!reply) return reply;
+  if (auto ok = cache_->store(key, *reply); !ok) {  // the paid reply is still good: keep it, report the problem
+    std::lock_guard lock(mutex_);
+    if (!store_problem_) store_problem_ = ok.error().message;
+  }
+  return reply;
+}
+
+}  // namespace stark::llm

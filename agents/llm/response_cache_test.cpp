@@ -1,0 +1,183 @@
+#include "agents/llm/response_cache.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "agents/llm/openai_client.h"
+#include "agents/llm/testing/fake_llm_server.h"
+#include "agents/llm/testing/test_support.h"
+#include "core/file_io.h"
+
+namespace stark::llm {
+namespace {
+
+using testing::FakeLlmServer;
+using testing::TempDir;
+
+const std::vector<std::pair<std::string, std::string>> kJson = {{"Content-Type", "application/json"}};
+
+ChatRequest request(std::optional<double> temperature = 0.1) {
+  ChatRequest r;
+  r.role_name = "code";
+  r.model = "local-coder";
+  r.system = "system prompt";
+  r.messages = {{"user", "kernel source"}};
+  r.temperature = temperature;
+  r.max_tokens = 1000;
+  return r;
+}
+
+std::shared_ptr<ChatClient> openai(const FakeLlmServer& server) {
+  OpenAiOptions o;
+  o.base_url = server.openai_base();
+  return std::make_shared<OpenAiClient>(o);
+}
+
+TEST(ResponseCache, SecondIdenticalRequestComesFromDiskWithoutAnHttpCall) {
+  FakeLlmServer server;
+  server.script({200, kJson, testing::openai_completion("cached answer", "stop", 30, 20)});
+  TempDir dir;
+  auto cache = std::make_shared<const ResponseCache>(dir.path());
+  CachingClient client(openai(server), cache, "openai", server.openai_base());
+
+  auto first = client.complete(request());
+  ASSERT_TRUE(first) << first.error().message;
+  EXPECT_FALSE(first->cached);
+  EXPECT_EQ(server.count(), 1);
+
+  auto second = client.complete(request());
+  ASSERT_TRUE(second) << second.error().message;
+  EXPECT_EQ(server.count(), 1);  // no HTTP call
+  EXPECT_TRUE(second->cached);
+  EXPECT_EQ(second->text, "cached answer");
+  EXPECT_EQ(second->prompt_tokens, 30);
+  EXPECT_EQ(second->completion_tokens, 20);
+  EXPECT_EQ(second->cost_usd, 0.0);  // nothing billed
+  EXPECT_FALSE(second->wire);
+
+  // A later process reading the same folder hits too.
+  CachingClient later(openai(server), std::make_shared<const ResponseCache>(dir.path()), "openai", server.openai_base());
+  auto third = later.complete(request());
+  ASSERT_TRUE(third);
+  EXPECT_TRUE(third->cached);
+  EXPECT_EQ(server.count(), 1);
+}
+
+TEST(ResponseCache, EveryPartOfTheRequestIsPartOfTheKey) {
+  FakeLlmServer server;
+  TempDir dir;
+  auto cache = std::make_shared<const ResponseCache>(dir.path());
+  CachingClient client(openai(server), cache, "openai", server.openai_base());
+  ASSERT_TRUE(client.complete(request()));
+  std::vector<ChatRequest> variants(6, request());
+  variants[0].temperature = 0.8;
+  variants[1].temperature.reset();
+  variants[2].max_tokens = 999;
+  variants[3].system += "!";
+  variants[4].messages.push_back({"assistant", "more"});
+  variants[4].messages.push_back({"user", "go on"});
+  variants[5].model = "local-coder-2";
+  for (const auto& v : variants) {
+    auto reply = client.complete(v);
+    ASSERT_TRUE(reply);
+    EXPECT_FALSE(reply->cached);
+  }
+  EXPECT_EQ(server.count(), 7);
+  // The role name is not: plan and debug prompts differ anyway.
+  auto renamed = request();
+  renamed.role_name = "debug";
+  EXPECT_TRUE(client.complete(renamed)->cached);
+  // Nor is the key; but the provider and the base URL are.
+  auto other_url = ResponseCache::key_of("openai", "http://elsewhere/v1", request());
+  EXPECT_FALSE(cache->load(other_url));
+  EXPECT_FALSE(cache->load(ResponseCache::key_of("anthropic", server.openai_base(), request())));
+}
+
+TEST(ResponseCache, ErrorsAreNotCached) {
+  FakeLlmServer server;
+  server.script({400, kJson, testing::openai_error("bad request", "invalid_request_error")});
+  server.script({200, kJson, testing::openai_completion("second try")});
+  TempDir dir;
+  CachingClient client(openai(server), std::make_shared<const ResponseCache>(dir.path()), "openai", server.openai_base());
+  EXPECT_FALSE(client.complete(request()));
+  auto reply = client.complete(request());
+  ASSERT_TRUE(reply);
+  EXPECT_EQ(reply->text, "second try");
+  EXPECT_EQ(server.count(), 2);
+}
+
+TEST(ResponseCache, DamagedEntryIsAMissAndIsRewritten) {
+  FakeLlmServer server;
+  TempDir dir;
+  auto cache = std::make_shared<const ResponseCache>(dir.path());
+  auto key = ResponseCache::key_of("openai", server.openai_base(), request());
+  ASSERT_TRUE(write_file_atomic(cache->path_of(key), "{\"schema\": \"stark.llm_cache/1\", \"reply\": "));
+  CachingClient client(openai(server), cache, "openai", server.openai_base());
+  auto reply = client.complete(request());
+  ASSERT_TRUE(reply);
+  EXPECT_FALSE(reply->cached);
+  EXPECT_TRUE(cache->load(key));
+}
+
+TEST(ResponseCache, AnEntryForAnotherRequestUnderTheSameNameIsAMiss) {
+  TempDir dir;
+  ResponseCache cache(dir.path());
+  auto key = ResponseCache::key_of("openai", "http://x/v1", request());
+  auto other = ResponseCache::key_of("openai", "http://x/v1", request(0.9));
+  ChatReply r;
+  r.text = "for the other request";
+  ASSERT_TRUE(cache.store(other, r));
+  // Simulate a hash collision: the other request's entry at this key's path.
+  std::filesystem::rename(cache.path_of(other), cache.path_of(key));
+  EXPECT_FALSE(cache.load(key));
+}
+
+TEST(ResponseCache, ConcurrentProcessesNeverSeeHalfAnEntry) {
+  TempDir dir;
+  auto key = ResponseCache::key_of("openai", "http://x/v1", request());
+  const std::string long_text(200'000, 'k');  // big enough that a torn write would show
+  std::vector<pid_t> children;
+  for (int c = 0; c < 3; ++c) {
+    pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      ResponseCache cache(dir.path());
+      ChatReply r;
+      r.text = long_text + std::to_string(c);
+      for (int i = 0; i < 40; ++i)
+        if (!cache.store(key, r)) ::_exit(1);
+      ::_exit(0);
+    }
+    children.push_back(pid);
+  }
+  ResponseCache cache(dir.path());
+  int complete_reads = 0;
+  for (int i = 0; i < 400; ++i) {
+    auto hit = cache.load(key);
+    if (!hit) {
+      // Only before the first store has landed.
+      EXPECT_EQ(complete_reads, 0);
+      continue;
+    }
+    ++complete_reads;
+    ASSERT_EQ(hit->text.size(), long_text.size() + 1);
+    EXPECT_EQ(hit->text.compare(0, long_text.size(), long_text), 0);
+  }
+  for (pid_t pid : children) {
+    int status = 0;
+    ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  EXPECT_TRUE(cache.load(key));
+  // No temporary files are left behind.
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path())) {
+    ++files;
+    EXPECT_EQ(e.path().extension(), ".json") << e.path();
+  }
+  EXPECT_EQ(files, 1);
+}
+
+}  // namespace
+}  // namespace stark::llm
