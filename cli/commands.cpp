@@ -7,6 +7,8 @@ namespace stark::cli {
 std::vector<std::unique_ptr<Command>> all_commands() {
   std::vector<std::unique_ptr<Command>> out;
   out.push_back(make_scan_command());
+  out.push_back(make_capture_command());
+  out.push_back(make_eval_command());
   out.push_back(make_doctor_command());
   return out;
 }

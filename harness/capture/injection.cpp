@@ -216,7 +216,8 @@ void on_enter(State& s, const CUpti_CallbackData* cb, const PlanInstantiation& p
       if (v) {
         CUdeviceptr ptr = static_cast<CUdeviceptr>(v);
         unsigned int type = 0;
-        int managed = 0, ordinal = -1;
+        unsigned int managed = 0;
+        int ordinal = -1;
         if (cu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, ptr) != CUDA_SUCCESS)
           return refuse(s, plan.kernel, plan.mangled,
                         fmt::format("parameter '{}' does not point to CUDA memory (plain host memory or another "

@@ -54,8 +54,9 @@ TEST(Injection, RecordsWhyItCouldNotSubscribe) {
   ASSERT_TRUE(index);
   ASSERT_EQ(index->processes.size(), 1u);
   // Without a GPU driver CUPTI cannot subscribe; with one, it can.
-  if (index->processes[0].status != "ok")
+  if (index->processes[0].status != "ok") {
     EXPECT_NE(index->processes[0].status.find("nothing was recorded"), std::string::npos) << index->processes[0].status;
+  }
 }
 
 }  // namespace

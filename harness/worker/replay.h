@@ -45,6 +45,9 @@ class ReplayCapture {
                                                        const Capture& capture);
 
   const Capture& capture() const { return capture_; }
+  /// Unique among loaded captures: the store folder and the capture id.
+  const std::string& key() const { return key_; }
+  void set_key(std::string key) { key_ = std::move(key); }
   size_t buffer_count() const { return buffers_.size(); }
   const std::string& before(int b) const { return buffers_[b].before; }
   const std::optional<std::string>& after(int b) const { return buffers_[b].after; }
@@ -82,6 +85,7 @@ class ReplayCapture {
   explicit ReplayCapture(GpuContext& gpu) : gpu_(gpu) {}
   GpuContext& gpu_;
   Capture capture_;
+  std::string key_;
   std::vector<Buffer> buffers_;
   std::vector<Global> globals_;
   std::vector<uint64_t> addresses_;

@@ -67,8 +67,15 @@ class Session {
   int device_;
   std::unique_ptr<GpuContext> gpu_;
   std::optional<Error> gpu_error_;
-  std::string kernel_;  // the kernel whose captures are loaded
-  std::map<std::string, std::unique_ptr<ReplayCapture>> replays_;
+  /// Frees the least recently used captures beyond the memory budget, except `keep`.
+  void evict(const std::set<std::string>& keep);
+
+  struct Loaded {
+    std::unique_ptr<ReplayCapture> replay;
+    uint64_t last_used = 0;
+  };
+  std::map<std::string, Loaded> replays_;  // by store folder + capture id
+  uint64_t clock_ = 0;
   std::map<std::string, Analysis> analyses_;
   bool must_exit_ = false;
 };

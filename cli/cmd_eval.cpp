@@ -1,0 +1,56 @@
+// stark eval: one variant against the original kernel, on its captures.
+#include <fmt/format.h>
+
+#include "cli/command.h"
+#include "cli/commands.h"
+#include "cli/console.h"
+#include "core/text.h"
+#include "harness/evaluator/eval_runner.h"
+
+namespace stark::cli {
+
+namespace {
+
+class EvalCommand : public Command {
+ public:
+  CLI::App* add_to(CLI::App& app) override {
+    auto* sub = app.add_subcommand("eval", "Judge one variant of a kernel on the GPU; print a stark.evaluation/1 JSON");
+    sub->add_option("--manifest", o_.manifest, "Manifest from stark scan")->required();
+    sub->add_option("--kernel", o_.kernel, "Kernel id, as in the manifest (file:qualified name)")->required();
+    sub->add_option("--variant", o_.variant, "Variant file (stark.variant/1)")->required();
+    sub->add_option("--captures", captures_, "Capture store (default: BUILD_DIR/.stark/captures)");
+    sub->add_option("--device", o_.evaluator.devices, "GPU to use (repeat for several; default 0)");
+    sub->add_option("--worker", worker_,
+                    "Command that starts a GPU worker, {device} replaced by the device number\n"
+                    "(default: the stark-worker installed with stark; e.g. \"srun -n1 stark-worker --device {device}\")");
+    sub->add_option("--seed", o_.evaluator.seed, "Seed of the fuzzed inputs")->capture_default_str();
+    sub->add_flag("--no-sanitize", no_sanitize_, "Skip compute-sanitizer (memcheck, racecheck)");
+    sub->footer(
+        "\nThe variant is compiled with the kernel's own flags for this GPU, run on every capture\n"
+        "(outputs poisoned, guard canaries, fuzzed inputs, repeated and re-checked after timing)\n"
+        "and timed against the original. Exit 0 when accepted, 1 when rejected or not evaluated.\n"
+        "\nExample:\n"
+        "  stark eval --manifest m.json --kernel src/ops.cu:saxpy --variant v.json\n");
+    return sub;
+  }
+
+  int run() override {
+    harness::Printer out{[](const std::string& s) { print_note(s); }, [](const std::string& s) { print_warning(s); },
+                         [](const std::string& s) { print_error(s); }};
+    o_.evaluator.store = captures_;
+    if (!worker_.empty()) o_.evaluator.worker = shell_split(worker_);
+    if (no_sanitize_) o_.evaluator.sanitize = harness::GpuEvaluatorOptions::Sanitize::Never;
+    return harness::run_eval(o_, out);
+  }
+
+ private:
+  harness::EvalOptions o_;
+  std::string captures_, worker_;
+  bool no_sanitize_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_eval_command() { return std::make_unique<EvalCommand>(); }
+
+}  // namespace stark::cli

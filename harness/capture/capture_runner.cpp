@@ -1,0 +1,216 @@
+#include "harness/capture/capture_runner.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <future>
+#include <map>
+
+#include "core/file_io.h"
+#include "core/text.h"
+#include "harness/capture/annotation_inputs.h"
+#include "harness/capture/capture_plan.h"
+#include "harness/common/cubin_info.h"
+#include "harness/common/cuda_driver.h"
+#include "harness/common/subprocess.h"
+#include "harness/compile/compile_service.h"
+#include "harness/evaluator/locate.h"
+
+namespace stark::harness {
+
+namespace fs = std::filesystem;
+
+fs::path default_store(const std::string& build_dir) { return fs::path(build_dir) / ".stark" / "captures"; }
+fs::path default_cache(const std::string& build_dir) { return fs::path(build_dir) / ".stark" / "cache"; }
+
+Expected<uint64_t> parse_size(std::string_view text) {
+  std::string s(text);
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  std::string unit = end ? std::string(end) : "";
+  for (auto& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (unit.size() > 1 && unit.back() == 'B') unit.pop_back();
+  if (unit.size() > 1 && unit.back() == 'I') unit.pop_back();
+  double scale = unit.empty() ? 1 : unit == "K" ? 1024.0 : unit == "M" ? 1048576.0 : unit == "G" ? 1073741824.0
+                                  : unit == "T" ? 1099511627776.0 : -1;
+  if (s.empty() || end == s.c_str() || scale < 0 || v < 0)
+    return Error{fmt::format("'{}' is not a size (examples: 4G, 512M, 65536)", text)};
+  return static_cast<uint64_t>(v * scale);
+}
+
+namespace {
+
+// Module-scope variables of each kernel's translation unit, from its cubin.
+std::map<std::string, std::vector<std::string>> module_variables(const Manifest& m, const CaptureOptions& o,
+                                                                 const Printer& out) {
+  CompileService compiler(CompileServiceOptions{o.cache_dir, 0, o.nvcc, std::chrono::seconds(600)});
+  std::vector<std::pair<std::string, std::future<Expected<CompileResult>>>> jobs;
+  for (const auto& k : m.kernels) {
+    if (!k.compile || k.options.skip.value_or(false)) continue;
+    CompileRequest r;
+    r.kernel = &k;
+    r.source_root = m.source_root;
+    r.sm = k.compile->archs.empty() ? "90" : k.compile->archs.front();
+    jobs.emplace_back(k.id, std::async(std::launch::async, [&compiler, r] { return compiler.compile(r); }));
+  }
+  std::map<std::string, std::vector<std::string>> globals;
+  for (auto& [id, job] : jobs) {
+    auto r = job.get();
+    std::string why = !r ? r.error().message : !r->ok ? "it does not compile here" : "";
+    if (why.empty()) {
+      auto bytes = read_file(r->output);
+      auto info = bytes ? read_cubin(*bytes) : Expected<CubinInfo>(Error{"unreadable cubin"});
+      if (info) {
+        for (const auto& g : info->globals) globals[id].push_back(g.name);
+        continue;
+      }
+      why = info.error().message;
+    }
+    out.warning(fmt::format("kernel {}: its module variables (__device__, __constant__) are not recorded: {}", id, why));
+  }
+  return globals;
+}
+
+}  // namespace
+
+int run_capture(const Manifest& manifest, CaptureOptions o, const Printer& out) {
+  if (o.command.empty()) {
+    out.error("no command to run: give it after --, e.g. stark capture -p build -- ctest --test-dir build");
+    return 1;
+  }
+  if (o.store.empty()) o.store = default_store(manifest.build_dir);
+  if (o.cache_dir.empty()) o.cache_dir = default_cache(manifest.build_dir);
+  if (auto cu = cuda_driver(); !cu) {
+    out.error(fmt::format("no CUDA GPU to capture on: {}", cu.error().message));
+    return 1;
+  }
+  auto library = find_capture_library();
+  if (!library) {
+    out.error(library.error().message);
+    return 1;
+  }
+  if (manifest.kernels.empty()) {
+    out.error("the manifest lists no [[stark::optimize]] kernel: nothing to capture");
+    return 1;
+  }
+  if (o.fresh) {
+    std::error_code ec;
+    fs::remove_all(o.store, ec);
+  }
+  auto store = CaptureStore::open(o.store, true);
+  if (!store) {
+    out.error(store.error().message);
+    return 1;
+  }
+
+  CapturePlan plan;
+  plan.store = fs::absolute(o.store).string();
+  plan.limits = o.limits;
+  auto globals = module_variables(manifest, o, out);
+  for (const auto& k : manifest.kernels) {
+    if (k.options.skip.value_or(false)) continue;
+    for (const auto& inst : k.instantiations) {
+      PlanInstantiation p;
+      p.kernel = k.id;
+      p.mangled = inst.mangled;
+      p.params = param_specs(inst.params.empty() ? k.params : inst.params);
+      p.globals = globals[k.id];
+      p.refusal = static_refusal(p.params);
+      plan.kernels.push_back(std::move(p));
+    }
+  }
+  fs::path plan_file = fs::absolute(o.store) / "plan.json";
+  if (auto ok = write_json_file(plan_file, nlohmann::json(plan)); !ok) {
+    out.error(ok.error().message);
+    return 1;
+  }
+  auto before = store->read_index();
+  size_t processes_before = before ? before->processes.size() : 0;
+
+  out.note(fmt::format("capturing {} kernel{} while running: {}", manifest.kernels.size(),
+                       manifest.kernels.size() == 1 ? "" : "s", join(o.command, " ")));
+  CommandOptions run;
+  run.capture_output = false;
+  run.env = {{"CUDA_INJECTION64_PATH", library->string()},
+             {kCapturePlanEnv, plan_file.string()},
+             // Modules load at once, so the capture can read a kernel's module variables at its first launch.
+             {"CUDA_MODULE_LOADING", "EAGER"}};
+  auto result = run_command(o.command, run);
+  if (!result) {
+    out.error(result.error().message);
+    return 1;
+  }
+
+  auto index = store->read_index();
+  if (!index) {
+    out.error(index.error().message);
+    return 1;
+  }
+  int exit = 0;
+  size_t loaded = index->processes.size() - std::min(index->processes.size(), processes_before);
+  std::map<std::string, int> bad_status;
+  for (size_t i = processes_before; i < index->processes.size(); ++i)
+    if (index->processes[i].status != "ok") ++bad_status[index->processes[i].status];
+  for (const auto& [status, n] : bad_status) out.warning(fmt::format("{} process{}: {}", n, n == 1 ? "" : "es", status));
+
+  int with_inputs = 0;
+  for (const auto& k : manifest.kernels) {
+    if (k.options.skip.value_or(false)) {
+      out.note(fmt::format("{}: skipped (skip=true)", k.id));
+      continue;
+    }
+    auto caps = index->for_kernel(k.id);
+    size_t launched = 0;
+    uint64_t bytes = 0;
+    for (const auto* c : caps)
+      if (c->origin == "launch") {
+        ++launched;
+        bytes += c->bytes;
+      }
+    for (const auto& r : index->refusals)
+      if (r.kernel == k.id) out.warning(fmt::format("{}: {} launch{} not recorded: {}", k.id, r.count, r.count == 1 ? "" : "es", r.reason));
+    if (launched) {
+      ++with_inputs;
+      out.note(fmt::format("{}: {} capture{} ({} of snapshots)", k.id, launched, launched == 1 ? "" : "s", format_bytes(bytes)));
+      continue;
+    }
+    if (has_annotation_inputs(k)) {
+      auto c = capture_from_annotation(k, *store);
+      if (!c) {
+        out.error(c.error().message);
+        exit = 1;
+        continue;
+      }
+      (void)store->update([&](CaptureIndex& i) -> Expected<void> {
+        if (!i.find(c->id)) i.captures.push_back(*c);
+        return {};
+      });
+      ++with_inputs;
+      out.note(fmt::format("{}: no test launched it; inputs from its annotation", k.id));
+      continue;
+    }
+    out.warning(fmt::format("{}: no launch captured and no inputs in its annotation; run tests that launch it, or "
+                            "annotate it with {}",
+                            k.id, annotation_hint(k)));
+  }
+  for (const auto& r : index->refusals)
+    if (r.kernel == "*") out.warning(r.reason);
+
+  if (!result->status.success()) {
+    out.error(fmt::format("the command failed ({}); what was captured is kept in {}", result->status.describe(),
+                          o.store.string()));
+    exit = 1;
+  } else if (loaded == 0) {
+    out.error("no process of the command loaded the capture library: does the command run CUDA code on this "
+              "machine's GPU?");
+    exit = 1;
+  } else if (with_inputs == 0) {
+    out.error("no kernel of the manifest got inputs");
+    exit = 1;
+  } else {
+    out.note(fmt::format("captures in {}", o.store.string()));
+  }
+  return exit;
+}
+
+}  // namespace stark::harness

@@ -1,0 +1,26 @@
+// `stark eval` as a library: one variant against the original on a kernel's
+// captures; prints the stark.evaluation/1 JSON on standard output.
+#ifndef STARK_HARNESS_EVALUATOR_EVAL_RUNNER_H
+#define STARK_HARNESS_EVALUATOR_EVAL_RUNNER_H
+
+#include <filesystem>
+#include <string>
+
+#include "harness/capture/capture_runner.h"
+#include "harness/evaluator/gpu_evaluator.h"
+
+namespace stark::harness {
+
+struct EvalOptions {
+  std::string manifest;
+  std::string kernel;
+  std::string variant;
+  GpuEvaluatorOptions evaluator;  // store / cache default to the manifest's build dir
+};
+
+/// Exit code: 0 accepted, 1 rejected or not evaluated (no GPU: one line on stderr).
+int run_eval(EvalOptions options, const Printer& out);
+
+}  // namespace stark::harness
+
+#endif  // STARK_HARNESS_EVALUATOR_EVAL_RUNNER_H

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# The harness's whole GPU-machine run, in one go.
+#
+# Here, on the development machine (has clang, the packages and a STARK build):
+#   scripts/gpu-run.sh --prepare [STARK_EXE]
+#     fills .device-harness/ (git-ignored): the header-only dependencies from
+#     /usr/include (nlohmann, fmt, CLI11, xxhash, zstd), googletest sources,
+#     and the manifest of examples/nnops scanned by STARK_EXE (default: the
+#     stark of build-harness-cli) with the same paths the GPU machine uses.
+#
+# There, on the GPU machine (CUDA 13 + g++ + cmake + ninja only), from the
+# repository root, with .device-harness carried:
+#   scripts/gpu-run.sh [OUT_DIR]        (default: $OUT, else ./gpu-out)
+#     1. configures with -DSTARK_WITH_CLANG=OFF and the carried headers, builds
+#     2. ctest -L gpu (attack suite, capture of a CUDA program)
+#     3. builds examples/nnops, captures its test suite (stark-harness capture),
+#        replays every captured kernel against itself (stark-harness eval),
+#        measures the capture overhead
+#     4. runs the benchmarks (evaluations per minute, timing spread)
+#   and writes its logs to OUT_DIR (at most 8 files). Each step has a time
+#   limit so the whole run ends within 9 minutes.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+carry=$root/.device-harness
+
+prepare() {
+  local stark=${1:-$root/build-harness-cli/cli/stark}
+  [[ -x $stark ]] || { echo "gpu-run: no stark at $stark (build it, or pass its path)" >&2; exit 1; }
+  rm -rf "$carry"
+  mkdir -p "$carry/include"
+  cp -r /usr/include/nlohmann /usr/include/fmt /usr/include/CLI "$carry/include/"
+  cp /usr/include/xxhash.h /usr/include/zstd.h /usr/include/zstd_errors.h "$carry/include/"
+  cp -r /usr/src/googletest "$carry/googletest"
+  grep -qx '/.device-harness/' .git/info/exclude 2>/dev/null || echo '/.device-harness/' >> .git/info/exclude
+  # examples/nnops scanned with the paths the GPU machine will use:
+  # STARK's package in /tmp/stark-prefix, the build tree in /tmp/nnops-build.
+  local build=$root/build-harness
+  cmake -S . -B "$build" -G Ninja -DSTARK_WITH_CLANG=OFF >/dev/null
+  cmake --install "$build" --prefix /tmp/stark-prefix >/dev/null
+  rm -rf /tmp/nnops-build
+  cmake -S examples/nnops -B /tmp/nnops-build -G Ninja -DCMAKE_PREFIX_PATH=/tmp/stark-prefix >/dev/null
+  "$stark" scan -p /tmp/nnops-build --target nnops -o "$carry/nnops-manifest.json"
+  du -sh "$carry"
+}
+
+if [[ ${1:-} == --prepare ]]; then
+  shift
+  prepare "$@"
+  exit 0
+fi
+
+out=$(realpath -m "${1:-${OUT:-$root/gpu-out}}")
+mkdir -p "$out"
+[[ -d $carry/include ]] || { echo "gpu-run: $carry is missing: run scripts/gpu-run.sh --prepare here first" >&2; exit 1; }
+# The nnops manifest names the development machine's checkout: make it resolve here.
+if [[ ! -e /work/main ]]; then
+  mkdir -p /work && ln -s "$root" /work/main
+fi
+build=/tmp/stark-gpu
+export PATH=/usr/local/cuda/bin:$PATH
+jobs=$(nproc)
+summary=$out/summary.txt
+: >"$summary"
+status=0
+t0=$(date +%s)
+say() { echo "$*" | tee -a "$summary"; }
+# step NAME LIMIT_S LOG COMMAND...: runs with a time limit, logs, records the outcome.
+step() {
+  local name=$1 limit=$2 log=$3
+  shift 3
+  local start=$(date +%s)
+  echo "== $name ($(date -u +%H:%M:%S)): $*" >>"$log"
+  timeout --kill-after=10 "$limit" "$@" >>"$log" 2>&1
+  local rc=$?
+  local took=$(($(date +%s) - start))
+  if ((rc == 0)); then say "PASS  $name (${took}s)"; else say "FAIL  $name (exit $rc, ${took}s; see $(basename "$log"))"; status=1; fi
+  return $rc
+}
+
+say "gpu-run on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1), $(nproc) cores, $(nvcc --version | tail -1)"
+
+# GoogleTest from the carried sources (the machine has headers at most), for STARK and for nnops.
+step "googletest" 120 "$out/build.log" sh -c "cmake -S '$carry/googletest' -B /tmp/gtest-build -G Ninja \
+  -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/tmp/gtest && ninja -C /tmp/gtest-build -j$jobs install"
+step configure 120 "$out/build.log" cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTARK_WITH_CLANG=OFF \
+  -DCMAKE_PREFIX_PATH=/tmp/gtest -DSTARK_CARRIED_INCLUDE_DIR="$carry/include" -DSTARK_GTEST_SOURCE_DIR="$carry/googletest"
+step build 300 "$out/build.log" ninja -C $build -j"$jobs"
+
+step "ctest -L gpu" 240 "$out/tests.log" ctest --test-dir $build -L gpu --output-on-failure
+cp $build/tests/harness/work-attacks/attack-suite.txt "$out/attack-suite.txt" 2>/dev/null
+
+# examples/nnops: its test suite under capture, every captured kernel replayed against itself.
+nn=$out/nnops.log
+step "install STARK package" 60 "$nn" cmake --install $build --prefix /tmp/stark-prefix
+step "nnops configure" 60 "$nn" cmake -S examples/nnops -B /tmp/nnops-build -G Ninja -DCMAKE_PREFIX_PATH="/tmp/stark-prefix;/tmp/gtest"
+step "nnops build" 180 "$nn" ninja -C /tmp/nnops-build -j"$jobs"
+step "nnops capture" 120 "$nn" $build/harness/stark-harness capture --manifest "$carry/nnops-manifest.json" --fresh -- \
+  ctest --test-dir /tmp/nnops-build -j8
+python3 - "$carry/nnops-manifest.json" /tmp/nnops-variants >>"$nn" 2>&1 <<'PY'
+import json, os, sys
+m = json.load(open(sys.argv[1]))
+os.makedirs(sys.argv[2], exist_ok=True)
+for k in m["kernels"]:
+    text = open(os.path.join(m["source_root"], k["file"]), "rb").read()
+    source = text[k["range"]["begin"]:k["range"]["end"]].decode()
+    name = k["id"].replace("/", "_").replace(":", "_")
+    json.dump({"schema": "stark.variant/1", "kernel": k["id"], "source": source},
+              open(os.path.join(sys.argv[2], name + ".json"), "w"))
+    print("variant", name, "for", k["id"])
+PY
+for v in /tmp/nnops-variants/*.json; do
+  kid=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["kernel"])' "$v")
+  if step "nnops replay $kid" 90 "$nn" $build/harness/stark-harness eval --manifest "$carry/nnops-manifest.json" \
+      --kernel "$kid" --variant "$v" --no-sanitize; then :; fi
+  grep -E '"(verdict|speedup|baseline_us|variant_us|reason)"' "$nn" | tail -5 | sed "s|^|    $kid |" >>"$summary"
+done
+step "capture overhead" 150 "$out/bench.log" $build/harness/bench_capture_overhead --manifest "$carry/nnops-manifest.json" \
+  --runs 3 -- ctest --test-dir /tmp/nnops-build -j8
+grep -E "capture overhead" "$out/bench.log" >>"$summary"
+
+step "bench_eval_throughput" 180 "$out/bench.log" $build/harness/bench_eval_throughput
+grep -E "evaluations/minute|GPU:" "$out/bench.log" >>"$summary"
+step "bench_timing_cv" 120 "$out/bench.log" $build/harness/bench_timing_cv
+grep -E "=>|on NVIDIA" "$out/bench.log" >>"$summary"
+
+step "ctest (no GPU needed)" 150 "$out/tests.log" ctest --test-dir $build -LE gpu -j"$jobs" --output-on-failure
+
+say "total $(($(date +%s) - t0)) s; result: $([ $status = 0 ] && echo PASS || echo FAIL)"
+cat "$summary"
+exit $status
