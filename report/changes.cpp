@@ -115,6 +115,12 @@ std::string keep_annotation(std::string_view original, std::string source) {
   return source;
 }
 
+std::vector<SourceEdit> edits_between(const std::string& file, std::string_view original, std::string_view updated) {
+  std::vector<SourceEdit> out;
+  for (auto& span : changed_spans(original, updated)) out.push_back({file, {span.begin, span.end}, std::move(span.text)});
+  return out;
+}
+
 Expected<EditPlan> kernel_range_edits(const Kernel& kernel, const KernelResult& result, const fs::path& source_root) {
   if (!result.best) return Error{fmt::format("kernel '{}' has no best variant", kernel.id)};
   auto text = read_file(source_root / kernel.file);

@@ -46,6 +46,10 @@ using EditPlanner = std::function<Expected<EditPlan>(const Kernel& kernel, const
 Expected<EditPlan> kernel_range_edits(const Kernel& kernel, const KernelResult& result,
                                       const std::filesystem::path& source_root);
 
+/// Edits (blocks of whole changed lines) that turn `original` into `updated`:
+/// for planners that produce rewritten files rather than edits.
+std::vector<SourceEdit> edits_between(const std::string& file, std::string_view original, std::string_view updated);
+
 /// `source` with the original's [[stark::optimize...]] or STARK_OPTIMIZE(...)
 /// put back where the original had it, when `source` has no annotation.
 std::string keep_annotation(std::string_view original, std::string source);

@@ -129,5 +129,19 @@ TEST(ApplyPlan, TheKernelDiffAppliesWithGit) {
   EXPECT_NE(after->find("STARK_OPTIMIZE(\"budget=6\")\n__global__ void scale_bias"), std::string::npos);
 }
 
+TEST(EditsBetween, TurnARewrittenFileIntoEditsThatApplyPlanAccepts) {
+  fs::path root = scratch("edits_between");
+  std::string original = "a;\nb;\nc;\nd;\n", updated = "a;\nB;\nc;\nd;\ne;\n";
+  ASSERT_TRUE(write_file_atomic(root / "f.cu", original));
+  auto edits = edits_between("f.cu", original, updated);
+  ASSERT_EQ(edits.size(), 2u);
+  EXPECT_EQ(edits[0], (SourceEdit{"f.cu", {3, 6}, "B;\n"}));
+  EXPECT_EQ(edits[1], (SourceEdit{"f.cu", {12, 12}, "e;\n"}));
+  auto c = apply_plan({edits, {}}, root, {{"f.cu", {content_hash(original)}}});
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(c->added, 2);
+  EXPECT_EQ(c->removed, 1);
+}
+
 }  // namespace
 }  // namespace stark::report

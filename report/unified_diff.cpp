@@ -46,11 +46,9 @@ std::string hunk_range(int start, int count) {
   return fmt::format("{},{}", start + 1, count);
 }
 
-}  // namespace
-
-UnifiedDiff unified_diff(std::string_view path, std::string_view before, std::string_view after, int context) {
-  auto a = split_lines(before);
-  auto b = split_lines(after);
+/// The edit script from `a` to `b`, removed lines first in each block of
+/// changes (as git and GNU diff print them), every op numbered in both files.
+std::vector<Op> edit_script(const std::vector<Line>& a, const std::vector<Line>& b) {
   // dtl compares numbers: each distinct line gets one, so texts are never copied.
   std::vector<long> ia(a.size()), ib(b.size());
   std::map<std::pair<std::string_view, bool>, long> ids;
@@ -91,6 +89,15 @@ UnifiedDiff unified_diff(std::string_view path, std::string_view before, std::st
     if (op.mark != '-') ++ni;
   }
 
+  return ops;
+}
+
+}  // namespace
+
+UnifiedDiff unified_diff(std::string_view path, std::string_view before, std::string_view after, int context) {
+  auto a = split_lines(before);
+  auto b = split_lines(after);
+  auto ops = edit_script(a, b);
   UnifiedDiff out;
   size_t i = 0;
   std::string body;
@@ -135,6 +142,31 @@ UnifiedDiff unified_diff(std::string_view path, std::string_view before, std::st
   }
   if (body.empty()) return out;
   out.text = fmt::format("--- a/{}\n+++ b/{}\n", path, path) + body;
+  return out;
+}
+
+std::vector<ChangedSpan> changed_spans(std::string_view before, std::string_view after) {
+  auto a = split_lines(before);
+  auto b = split_lines(after);
+  auto ops = edit_script(a, b);
+  // Byte offset where line i starts (the size for i == the line count).
+  auto start = [](std::string_view text, const std::vector<Line>& lines, int i) -> int64_t {
+    return i < static_cast<int>(lines.size()) ? lines[i].text.data() - text.data() : static_cast<int64_t>(text.size());
+  };
+  std::vector<ChangedSpan> out;
+  for (size_t i = 0; i < ops.size();) {
+    if (ops[i].mark == ' ') {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < ops.size() && ops[j].mark != ' ') ++j;
+    int old_end = j < ops.size() ? ops[j].old_at : static_cast<int>(a.size());
+    int new_end = j < ops.size() ? ops[j].new_at : static_cast<int>(b.size());
+    int64_t nb = start(after, b, ops[i].new_at), ne = start(after, b, new_end);
+    out.push_back({start(before, a, ops[i].old_at), start(before, a, old_end), std::string(after.substr(nb, ne - nb))});
+    i = j;
+  }
   return out;
 }
 

@@ -3,8 +3,10 @@
 #ifndef STARK_REPORT_UNIFIED_DIFF_H
 #define STARK_REPORT_UNIFIED_DIFF_H
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace stark::report {
 
@@ -19,6 +21,18 @@ struct UnifiedDiff {
 /// separated), with `context` unchanged lines around each change. A last line
 /// without a newline is marked "\ No newline at end of file", as git does.
 UnifiedDiff unified_diff(std::string_view path, std::string_view before, std::string_view after, int context = 3);
+
+/// One block of changed lines: bytes [begin, end) of `before` become `text`.
+struct ChangedSpan {
+  int64_t begin = 0;
+  int64_t end = 0;
+  std::string text;
+  bool operator==(const ChangedSpan&) const = default;
+};
+
+/// The blocks of whole lines that differ between two versions, as byte
+/// replacements of `before` (for turning a rewritten file into edits).
+std::vector<ChangedSpan> changed_spans(std::string_view before, std::string_view after);
 
 }  // namespace stark::report
 

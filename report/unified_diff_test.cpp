@@ -94,3 +94,38 @@ TEST(UnifiedDiff, GitAppliesEveryDiff) {
 
 }  // namespace
 }  // namespace stark::report
+
+namespace stark::report {
+namespace {
+
+std::string apply_spans(std::string text, std::vector<ChangedSpan> spans) {
+  for (auto it = spans.rbegin(); it != spans.rend(); ++it) text.replace(it->begin, it->end - it->begin, it->text);
+  return text;
+}
+
+TEST(ChangedSpans, AreWholeLineReplacementsThatRebuildTheNewText) {
+  std::string base;
+  for (int i = 0; i < 20; ++i) base += "line " + std::to_string(i) + ";\n";
+  std::string scattered = base;
+  scattered.replace(scattered.find("line 3;"), 7, "LINE 3;");
+  scattered.replace(scattered.find("line 15;\n"), 9, "");
+  for (const auto& [before, after] : std::vector<std::pair<std::string, std::string>>{
+           {base, scattered}, {base, "head\n" + base + "tail"}, {"", "a\n"}, {"a\nb", "a\nc\n"}, {base, ""}}) {
+    auto spans = changed_spans(before, after);
+    EXPECT_EQ(apply_spans(before, spans), after);
+    for (const auto& s : spans) {
+      EXPECT_TRUE(s.begin == 0 || before[s.begin - 1] == '\n') << "starts a line";
+      EXPECT_TRUE(s.end == s.begin || s.end == static_cast<int64_t>(before.size()) || before[s.end - 1] == '\n')
+          << "ends a line";
+    }
+  }
+  auto two = changed_spans(base, scattered);
+  ASSERT_EQ(two.size(), 2u);
+  EXPECT_EQ(two[0], (ChangedSpan{static_cast<int64_t>(base.find("line 3;")),
+                                 static_cast<int64_t>(base.find("line 4;")), "LINE 3;\n"}));
+  EXPECT_EQ(two[1].text, "");
+  EXPECT_TRUE(changed_spans(base, base).empty());
+}
+
+}  // namespace
+}  // namespace stark::report
