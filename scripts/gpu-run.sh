@@ -65,10 +65,16 @@ summary=$out/summary.txt
 status=0
 t0=$(date +%s)
 say() { echo "$*" | tee -a "$summary"; }
+# The whole run must end within GPU_RUN_BUDGET seconds (the device call's limit
+# is 600 s): every step gets at most what is left, and is skipped under 15 s.
+deadline=$((t0 + ${GPU_RUN_BUDGET:-560}))
 # step NAME LIMIT_S LOG COMMAND...: runs with a time limit, logs, records the outcome.
 step() {
   local name=$1 limit=$2 log=$3
   shift 3
+  local left=$((deadline - $(date +%s)))
+  if ((left < 15)); then say "SKIP  $name (out of time)"; status=1; return 1; fi
+  ((limit > left)) && limit=$left
   local start=$(date +%s)
   echo "== $name ($(date -u +%H:%M:%S)): $*" >>"$log"
   timeout --kill-after=10 "$limit" "$@" >>"$log" 2>&1
@@ -85,7 +91,8 @@ step "googletest" 120 "$out/build.log" sh -c "cmake -S '$carry/googletest' -B /t
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/tmp/gtest && ninja -C /tmp/gtest-build -j$jobs install"
 step configure 120 "$out/build.log" cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTARK_WITH_CLANG=OFF \
   -DCMAKE_PREFIX_PATH=/tmp/gtest -DSTARK_CARRIED_INCLUDE_DIR="$carry/include" -DSTARK_GTEST_SOURCE_DIR="$carry/googletest"
-step build 300 "$out/build.log" ninja -C $build -j"$jobs"
+step build 300 "$out/build.log" ninja -C $build -j"$jobs" stark-worker stark_capture stark-harness harness_gpu_test \
+  bench_eval_throughput bench_timing_cv bench_capture_overhead
 
 step "ctest -L gpu" 240 "$out/tests.log" ctest --test-dir $build -L gpu --output-on-failure
 cp $build/tests/harness/work-attacks/attack-suite.txt "$out/attack-suite.txt" 2>/dev/null
@@ -109,22 +116,40 @@ for k in m["kernels"]:
               open(os.path.join(sys.argv[2], name + ".json"), "w"))
     print("variant", name, "for", k["id"])
 PY
-for v in /tmp/nnops-variants/*.json; do
+# Every kernel against itself, four at a time (verdicts; timings of parallel runs share the GPU).
+replay_one() {
+  local v=$1
+  local kid
   kid=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["kernel"])' "$v")
-  if step "nnops replay $kid" 90 "$nn" $build/harness/stark-harness eval --manifest "$carry/nnops-manifest.json" \
-      --kernel "$kid" --variant "$v" --no-sanitize; then :; fi
-  grep -E '"(verdict|speedup|baseline_us|variant_us|reason)"' "$nn" | tail -5 | sed "s|^|    $kid |" >>"$summary"
+  "$build/harness/stark-harness" eval --manifest "$carry/nnops-manifest.json" --kernel "$kid" --variant "$v" \
+    --no-sanitize >"$v.out" 2>"$v.err"
+}
+export -f replay_one
+export build carry
+step "nnops replay every kernel against itself" 180 "$nn" bash -c \
+  "ls /tmp/nnops-variants/*.json | xargs -P 4 -I{} bash -c 'replay_one {}'; cat /tmp/nnops-variants/*.err"
+for v in /tmp/nnops-variants/*.json; do
+  cat "$v.out" >>"$nn" 2>/dev/null
+  python3 - "$v.out" "$v" >>"$summary" 2>&1 <<'PY'
+import json, sys
+try:
+    e = json.load(open(sys.argv[1]))
+except Exception as ex:
+    print(f"    {sys.argv[2]}: no evaluation ({ex})"); sys.exit()
+caps = ", ".join(f"{c['id']}: {c.get('baseline_us', {}).get('median', 0):.1f}/{c.get('variant_us', {}).get('median', 0):.1f} us"
+                 for c in e.get("captures", []))
+print(f"    {e['kernel']}: {e['verdict']}, speedup {e.get('speedup')}, {e['reason'][:200]} [{caps}]")
+PY
 done
 step "capture overhead" 150 "$out/bench.log" $build/harness/bench_capture_overhead --manifest "$carry/nnops-manifest.json" \
-  --runs 3 -- ctest --test-dir /tmp/nnops-build -j8
+  --runs 2 -- ctest --test-dir /tmp/nnops-build -j8
 grep -E "capture overhead" "$out/bench.log" >>"$summary"
 
 step "bench_eval_throughput" 180 "$out/bench.log" $build/harness/bench_eval_throughput
 grep -E "evaluations/minute|GPU:" "$out/bench.log" >>"$summary"
-step "bench_timing_cv" 120 "$out/bench.log" $build/harness/bench_timing_cv
+step "bench_timing_cv" 120 "$out/bench.log" $build/harness/bench_timing_cv --repeats 6
 grep -E "=>|on NVIDIA" "$out/bench.log" >>"$summary"
 
-step "ctest (no GPU needed)" 150 "$out/tests.log" ctest --test-dir $build -LE gpu -j"$jobs" --output-on-failure
 
 say "total $(($(date +%s) - t0)) s; result: $([ $status = 0 ] && echo PASS || echo FAIL)"
 cat "$summary"

@@ -394,6 +394,8 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
     t_inside = false;
     return;
   }
+  // The exit callback reads this slot: make sure it never holds anything but ours.
+  if (cb->correlationData) *cb->correlationData = 0;
   if (!cb->symbolName) return;
   const PlanInstantiation* plan = s.plan.find(cb->symbolName);
   if (!plan) return;

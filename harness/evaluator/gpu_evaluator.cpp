@@ -303,10 +303,21 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
   auto var_info = read_cubin(*var_bytes);
   if (!base_info) return verdict_error(base_info.error().message);
   if (!var_info) return verdict_error(var_info.error().message);
+  // Instantiations made in other translation units than the kernel's compile
+  // command cannot be judged with this cubin: they are left out, and said so.
+  std::set<std::string> present;
+  std::vector<std::string> elsewhere;
+  for (const auto& inst : kernel.instantiations) {
+    if (base_info->find_kernel(inst.mangled)) present.insert(inst.mangled);
+    else elsewhere.push_back(demangle(inst.mangled));
+  }
+  if (present.empty())
+    return verdict_error(fmt::format("the original's cubin has none of the instantiations of {}: the manifest is "
+                                     "stale, scan again",
+                                     kernel.id));
   for (const auto& inst : kernel.instantiations) {
     const CubinKernel* bk = base_info->find_kernel(inst.mangled);
-    if (!bk)
-      return verdict_error(fmt::format("the original's cubin has no kernel {}: the manifest is stale, scan again", inst.mangled));
+    if (!bk) continue;
     const CubinKernel* vk = var_info->find_kernel(inst.mangled);
     if (!vk)
       return reject("signature", fmt::format("the variant does not define {} ({}): a changed name, parameter type or "
@@ -315,7 +326,12 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
     if (auto diff = compare_params(*bk, *vk); !diff.empty())
       return reject("signature", fmt::format("{}: {}", demangle(inst.mangled), diff));
   }
-  checks.push_back(make_check("signature", true, ""));
+  checks.push_back(make_check("signature", true,
+                              elsewhere.empty() ? ""
+                                                : fmt::format("not judged (instantiated in another translation unit "
+                                                              "than {}): {}",
+                                                              kernel.compile ? kernel.compile->file : "the compiled one",
+                                                              join(elsewhere, ", "))));
 
   if (!g) {
     e.verdict = Verdict::Error;
@@ -328,6 +344,20 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
 
   auto ids = captures_for(kernel);
   if (!ids) return verdict_error(ids.error().message);
+  if (present.size() < kernel.instantiations.size()) {
+    auto store = CaptureStore::open(options_.store, false);
+    auto index = store ? store->read_index() : Expected<CaptureIndex>(Error{"no store"});
+    if (index) {
+      std::vector<std::string> kept;
+      for (const auto& id : *ids)
+        if (const Capture* c = index->find(id); c && present.count(c->mangled)) kept.push_back(id);
+      if (kept.empty())
+        return verdict_error(fmt::format("the captures of {} launch only instantiations made in other translation units "
+                                         "than {}: none can be judged with its cubin",
+                                         kernel.id, kernel.compile ? kernel.compile->file : "the compiled one"));
+      *ids = kept;
+    }
+  }
 
   // __restrict__ added by the variant is an assumption about the callers.
   auto original_text = CompileService::patched_file(kernel, manifest_.source_root, std::nullopt, std::nullopt);
@@ -362,7 +392,8 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
   req.store = fs::absolute(options_.store).string();
   req.captures = *ids;
   for (const auto& inst : kernel.instantiations)
-    req.instantiations[inst.mangled] = param_specs(inst.params.empty() ? kernel.params : inst.params);
+    if (present.count(inst.mangled))
+      req.instantiations[inst.mangled] = param_specs(inst.params.empty() ? kernel.params : inst.params);
   req.baseline_cubin = base->output.string();
   req.variant_cubin = var->output.string();
   req.launch = variant.launch;

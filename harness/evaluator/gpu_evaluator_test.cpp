@@ -151,6 +151,32 @@ TEST_F(GpuEvaluatorTest, NoInputsNamesTheKernelAndHowToAddThem) {
   EXPECT_NE(e.reason.find("STARK_OPTIMIZE(\"args=n=..., a=...\", \"buffers=x[count], y[count]\""), std::string::npos) << e.reason;
 }
 
+TEST_F(GpuEvaluatorTest, InstantiationsOfOtherUnitsAreLeftOutAndSaidSo) {
+  // relu<float> is instantiated by relu_f32.cu (the kernel's compile command),
+  // relu<double> by another unit: the first is judged, the second named.
+  p->write("include/relu.cuh", "template <typename T>\n__global__ void relu(int n, const T* x, T* y) {\n"
+                               "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] = x[i] > T(0) ? x[i] : T(0);\n}\n");
+  p->write("src/relu_f32.cu", "#include \"../include/relu.cuh\"\ntemplate __global__ void relu<float>(int, const float*, float*);\n");
+  Kernel& k = p->add_kernel("relu", "include/relu.cuh", "template <typename T>", "_Z4reluIfEviPKT_PS0_",
+                            {scalar("n", "int", 4), pointer("x", "float", true), pointer("y", "float", false)},
+                            "src/relu_f32.cu");
+  k.instantiations.push_back({"_Z4reluIdEviPKT_PS0_", "double",
+                              {scalar("n", "int", 4), pointer("x", "double", true), pointer("y", "double", false)}});
+  options.worker = {STARK_WORKER_PATH};
+  GpuEvaluator ev(p->manifest(), options);
+  if (ev.gpu()) GTEST_SKIP() << "this machine has a GPU";
+  const Kernel& relu = *p->manifest().find_kernel("include/relu.cuh:relu");
+  std::string text = p->read("include/relu.cuh");
+  Variant v;
+  v.kernel = relu.id;
+  v.source = text.substr(relu.range.begin, relu.range.end - relu.range.begin);
+  Evaluation e = ev.evaluate(relu, v);
+  ASSERT_NE(find(e, "signature"), nullptr) << e.reason;
+  EXPECT_EQ(find(e, "signature")->ok, true);
+  EXPECT_NE(find(e, "signature")->detail.find("relu<double>"), std::string::npos) << find(e, "signature")->detail;
+  EXPECT_NE(e.reason.find("nothing was run"), std::string::npos) << e.reason;
+}
+
 TEST(RestrictAdded, FindsNewRestrictParameters) {
   std::string original = "__global__ void k(int n, const float* x, float* __restrict__ y) {}";
   std::string variant = "static __device__ int h(int v) { return v; }\n"

@@ -136,6 +136,23 @@ CUresult GpuContext::launch(CUfunction f, const LaunchDims& d, void** args) {
     CUresult r = cu_->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(d.shmem));
     if (r != CUDA_SUCCESS) return r;
   }
+  if (d.cooperative) {
+    CUlaunchAttribute attr{};
+    attr.id = CU_LAUNCH_ATTRIBUTE_COOPERATIVE;
+    attr.value.cooperative = 1;
+    CUlaunchConfig config{};
+    config.gridDimX = d.grid[0];
+    config.gridDimY = d.grid[1];
+    config.gridDimZ = d.grid[2];
+    config.blockDimX = d.block[0];
+    config.blockDimY = d.block[1];
+    config.blockDimZ = d.block[2];
+    config.sharedMemBytes = d.shmem;
+    config.hStream = stream_;
+    config.attrs = &attr;
+    config.numAttrs = 1;
+    return cu_->cuLaunchKernelEx(&config, f, args, nullptr);
+  }
   return cu_->cuLaunchKernel(f, d.grid[0], d.grid[1], d.grid[2], d.block[0], d.block[1], d.block[2], d.shmem, stream_,
                              args, nullptr);
 }

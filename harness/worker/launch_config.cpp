@@ -51,7 +51,7 @@ std::optional<int64_t> integer_scalar(const CapturedArg& arg, const ParamSpec& p
 
 Expected<LaunchDims> launch_dims(const Capture& capture, const std::vector<ParamSpec>& params,
                                  const LaunchOverride& override) {
-  LaunchDims d{capture.launch.grid, capture.launch.block, capture.launch.shmem};
+  LaunchDims d{capture.launch.grid, capture.launch.block, capture.launch.shmem, capture.launch.cooperative};
   if (override.empty()) return d;
   const LaunchDims original = d;
   auto lookup = [&](std::string_view name) -> std::optional<int64_t> {

@@ -76,12 +76,12 @@ TEST(LaunchConfig, OverrideErrorsNameTheProblem) {
 
 TEST(LaunchConfig, DeviceLimits) {
   DeviceLimits l;
-  EXPECT_TRUE(check_limits({{1, 1, 1}, {1024, 1, 1}, 0}, l));
-  auto big = check_limits({{1, 1, 1}, {2048, 1, 1}, 0}, l);
+  EXPECT_TRUE(check_limits({{1, 1, 1}, {1024, 1, 1}, 0, false}, l));
+  auto big = check_limits({{1, 1, 1}, {2048, 1, 1}, 0, false}, l);
   ASSERT_FALSE(big);
   EXPECT_NE(big.error().message.find("2048 threads exceeds the device's 1024"), std::string::npos);
-  EXPECT_FALSE(check_limits({{1, 70000, 1}, {32, 1, 1}, 0}, l));
-  EXPECT_FALSE(check_limits({{1, 1, 1}, {32, 1, 1}, 300 * 1024}, l));
+  EXPECT_FALSE(check_limits({{1, 70000, 1}, {32, 1, 1}, 0, false}, l));
+  EXPECT_FALSE(check_limits({{1, 1, 1}, {32, 1, 1}, 300 * 1024, false}, l));
 }
 
 TEST(LaunchConfig, ArgumentsCheckedAndPacked) {

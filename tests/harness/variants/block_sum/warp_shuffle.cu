@@ -1,4 +1,5 @@
 // Legitimate: warp shuffles for the last steps, fewer barriers.
+// sanitize: always
 // expect: accepted
 __global__ void block_sum(int n, const float* x, float* out) {
   __shared__ float warp_sums[8];
