@@ -1,5 +1,5 @@
 // Legitimate: shared-memory tiling (16x16 tiles, the original launch shape).
-// expect: accepted
+// expect: accepted faster
 __global__ void matmul(int n, const float* A, const float* B, float* C) {
   __shared__ float As[16][16];
   __shared__ float Bs[16][16];

@@ -1,6 +1,6 @@
 // Legitimate: coalesced float4 accesses, a quarter of the threads per element
 // count, and the launch shape to match.
-// expect: accepted
+// expect: accepted faster
 // launch: grid=ceil_div(n, 1024); block=256
 __global__ void scale(int n, float a, const float* x, float* y) {
   int t = blockIdx.x * blockDim.x + threadIdx.x;
