@@ -1,8 +1,17 @@
 # stark_optimize_target(<target> [BACKEND b] [MODEL m] [BUDGET n] [MODE variants|patch]
 #                       [TEST_ARGS <ctest args>...] [TEST_COMMAND <cmd>...] [OUTPUT_DIR dir])
 #
-# Adds <target>_stark_optimize (and the umbrella stark_optimize) that runs STARK
-# over the [[stark::optimize]] kernels of <target>.
+# Adds <target>_stark_optimize (and the umbrella stark_optimize), which runs
+#   stark optimize -p <build> --target <target> --out <OUTPUT_DIR> [...] -- <tests>
+#   stark apply --result <OUTPUT_DIR> --mode variants     (MODE patch: -o <OUTPUT_DIR>/stark.patch)
+# <tests> is TEST_COMMAND, or `ctest --test-dir <build> <TEST_ARGS>`. OUTPUT_DIR
+# defaults to <build>/stark/<target>.
+#
+# With MODE variants (the default) and STARK_USE_VARIANTS ON (the default),
+# the configure step compiles the result's rewritten sources instead of the
+# originals (STARKVariants.cmake); the result is a configure dependency, so
+# the build after an optimize run reconfigures and uses the faster kernels.
+# A rewritten source whose original changed since is dropped with a warning.
 #
 # STARK_SILENCE_ATTRIBUTE_WARNING (default ON): adds nvcc's -diag-suppress=2803
 # to <target>, because nvcc warns "attribute namespace "stark" is unrecognized"
@@ -10,18 +19,40 @@
 # unknown attribute namespace, not only ours; the STARK_OPTIMIZE(...) macro
 # needs no silencing, so turn this OFF if you use only the macro.
 include_guard(GLOBAL)
+include("${CMAKE_CURRENT_LIST_DIR}/STARKVariants.cmake")
 
 option(STARK_SILENCE_ATTRIBUTE_WARNING
   "Silence nvcc warning 2803 (unknown attribute namespace) on optimized targets" ON)
+option(STARK_USE_VARIANTS
+  "Compile the optimized kernels of a STARK result instead of the originals" ON)
 
 # The File API query is written at configure time so that `stark scan` finds a
 # codemodel reply for this build tree without re-running CMake.
 function(_stark_write_file_api_query)
   set(query_dir "${CMAKE_BINARY_DIR}/.cmake/api/v1/query/client-stark")
-  if(NOT EXISTS "${query_dir}/codemodel-v2")
-    file(MAKE_DIRECTORY "${query_dir}")
-    file(TOUCH "${query_dir}/codemodel-v2")
+  foreach(kind codemodel-v2 toolchains-v1)
+    if(NOT EXISTS "${query_dir}/${kind}")
+      file(MAKE_DIRECTORY "${query_dir}")
+      file(TOUCH "${query_dir}/${kind}")
+    endif()
+  endforeach()
+endfunction()
+
+# Whether this STARK has `stark optimize` (asked once per stark binary).
+function(_stark_has_optimize exe out)
+  file(TIMESTAMP "${exe}" stamp "%s")
+  set(key "${exe}@${stamp}")
+  if(NOT "${_STARK_OPTIMIZE_PROBE}" STREQUAL "${key}")
+    execute_process(COMMAND "${exe}" optimize --help RESULT_VARIABLE rc OUTPUT_QUIET ERROR_QUIET)
+    if(rc EQUAL 0)
+      set(have TRUE)
+    else()
+      set(have FALSE)
+    endif()
+    set(_STARK_OPTIMIZE_PROBE "${key}" CACHE INTERNAL "")
+    set(_STARK_HAS_OPTIMIZE ${have} CACHE INTERNAL "")
   endif()
+  set(${out} ${_STARK_HAS_OPTIMIZE} PARENT_SCOPE)
 endfunction()
 
 function(stark_optimize_target target)
@@ -32,24 +63,82 @@ function(stark_optimize_target target)
   if(S_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "stark_optimize_target(${target}): unknown arguments: ${S_UNPARSED_ARGUMENTS}")
   endif()
+  if(NOT S_MODE)
+    set(S_MODE variants)
+  endif()
+  if(NOT S_MODE MATCHES "^(variants|patch)$")
+    message(FATAL_ERROR "stark_optimize_target(${target}): MODE must be variants or patch, not '${S_MODE}'")
+  endif()
+  if(S_TEST_ARGS AND S_TEST_COMMAND)
+    message(FATAL_ERROR "stark_optimize_target(${target}): give TEST_ARGS (for ctest) or TEST_COMMAND, not both")
+  endif()
   if(NOT S_OUTPUT_DIR)
     set(S_OUTPUT_DIR "${CMAKE_BINARY_DIR}/stark/${target}")
   endif()
+  cmake_path(ABSOLUTE_PATH S_OUTPUT_DIR BASE_DIRECTORY "${CMAKE_CURRENT_BINARY_DIR}" NORMALIZE)
+
   _stark_write_file_api_query()
   target_link_libraries(${target} PUBLIC STARK::headers)
   if(STARK_SILENCE_ATTRIBUTE_WARNING)
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-diag-suppress=2803>)
   endif()
 
-  add_custom_target(${target}_stark_optimize
-    COMMAND "$<TARGET_FILE:STARK::stark>" scan -p "${CMAKE_BINARY_DIR}" --target ${target}
-            -o "${S_OUTPUT_DIR}/manifest.json"
-    WORKING_DIRECTORY "${CMAKE_BINARY_DIR}"
-    COMMENT "STARK: optimizing the kernels of ${target}"
-    USES_TERMINAL VERBATIM)
-  add_dependencies(${target}_stark_optimize ${target})
-  if(NOT TARGET stark_optimize)
-    add_custom_target(stark_optimize)
+  if(NOT TARGET STARK::stark)
+    message(WARNING "STARK: this STARK installation has no stark command (built without clang); "
+                    "${target}_stark_optimize is not available")
+  else()
+    get_target_property(exe STARK::stark LOCATION)
+    _stark_has_optimize("${exe}" have_optimize)
+    set(stark "$<TARGET_FILE:STARK::stark>")
+    if(have_optimize)
+      set(optimize_args -p "${CMAKE_BINARY_DIR}" --target ${target} --out "${S_OUTPUT_DIR}")
+      foreach(opt BACKEND MODEL BUDGET)
+        if(S_${opt})
+          string(TOLOWER ${opt} flag)
+          list(APPEND optimize_args --${flag} "${S_${opt}}")
+        endif()
+      endforeach()
+      if(S_TEST_COMMAND)
+        set(tests ${S_TEST_COMMAND})
+      else()
+        set(tests "${CMAKE_CTEST_COMMAND}" --test-dir "${CMAKE_BINARY_DIR}" --output-on-failure ${S_TEST_ARGS})
+      endif()
+      if(S_MODE STREQUAL "variants")
+        set(apply_args --mode variants)
+        set(after "the next build compiles the optimized kernels")
+      else()
+        set(apply_args --mode patch -o "${S_OUTPUT_DIR}/stark.patch")
+        set(after "review ${S_OUTPUT_DIR}/stark.patch, then git apply it")
+      endif()
+      add_custom_target(${target}_stark_optimize
+        COMMAND "${stark}" optimize ${optimize_args} -- ${tests}
+        COMMAND "${stark}" apply --result "${S_OUTPUT_DIR}" ${apply_args}
+        COMMAND "${CMAKE_COMMAND}" -E echo "STARK: ${target}: result in ${S_OUTPUT_DIR}; ${after}"
+        WORKING_DIRECTORY "${CMAKE_BINARY_DIR}"
+        COMMENT "STARK: optimizing the kernels of ${target}"
+        USES_TERMINAL VERBATIM)
+    else()
+      # This STARK has no optimizer yet: list the kernels (the first stage)
+      # and say so, rather than fail.
+      add_custom_target(${target}_stark_optimize
+        COMMAND "${stark}" scan -p "${CMAKE_BINARY_DIR}" --target ${target} -o "${S_OUTPUT_DIR}/manifest.json"
+        COMMAND "${CMAKE_COMMAND}" -E echo
+                "STARK: this stark (${exe}) has no 'optimize' command yet: only scanned ${target} -> ${S_OUTPUT_DIR}/manifest.json"
+        WORKING_DIRECTORY "${CMAKE_BINARY_DIR}"
+        COMMENT "STARK: scanning the kernels of ${target}"
+        USES_TERMINAL VERBATIM)
+    endif()
+    add_dependencies(${target}_stark_optimize ${target})
+    if(NOT TARGET stark_optimize)
+      add_custom_target(stark_optimize)
+    endif()
+    add_dependencies(stark_optimize ${target}_stark_optimize)
   endif()
-  add_dependencies(stark_optimize ${target}_stark_optimize)
+
+  # The swap runs once the directory is fully processed, so sources and
+  # include directories added after this call are seen too.
+  if(S_MODE STREQUAL "variants")
+    cmake_language(EVAL CODE
+      "cmake_language(DEFER DIRECTORY [[${CMAKE_CURRENT_SOURCE_DIR}]] CALL _stark_use_variants [[${target}]] [[${S_OUTPUT_DIR}]])")
+  endif()
 endfunction()

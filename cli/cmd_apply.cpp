@@ -1,0 +1,156 @@
+// stark apply: hand an optimize result back as a patch, in-place edits, or
+// variant files the CMake module compiles instead of the originals.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <thread>
+
+#include "clang_tool/build_info.h"
+#include "cli/command.h"
+#include "cli/commands.h"
+#include "cli/console.h"
+#include "harness/compile/nvcc_command.h"
+#include "rewriter/apply.h"
+
+namespace stark::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The compile check's command: the unit's own nvcc command, one arch, an
+/// object file, source-root paths mapped into the variant tree.
+Expected<std::vector<std::string>> nvcc_object_command(const CompileCommand& command, const std::string& sm,
+                                                       const fs::path& output, const fs::path& source_root,
+                                                       const fs::path& tree) {
+  harness::NvccCommandSpec spec;
+  spec.sm = sm;
+  spec.mode = harness::CompileMode::Object;
+  spec.output = output;
+  spec.source_root = source_root;
+  spec.shadow_root = tree;
+  return harness::nvcc_command(command, spec);
+}
+
+std::string last_lines(const std::string& text, size_t n) {
+  size_t pos = text.size();
+  for (size_t seen = 0; pos > 0 && seen <= n;)
+    if (text[--pos] == '\n') ++seen;
+  return pos == 0 ? text : "  ...\n" + text.substr(pos + 1);
+}
+
+class ApplyCommand : public Command {
+ public:
+  CLI::App* add_to(CLI::App& app) override {
+    auto* sub = app.add_subcommand("apply", "Hand an optimize result back: a patch, in-place edits, or variant files");
+    sub->add_option("--result", result_dir_, "Result directory of stark optimize (holds result.json)")->required();
+    sub->add_option("--mode", mode_, "patch (a unified diff), inplace (edit the sources), variants (files for CMake)")
+        ->check(CLI::IsMember({"patch", "inplace", "variants"}));
+    sub->add_option("-o,--output", output_,
+                    "patch: write the diff here (default: standard output); variants: the folder (default: "
+                    "RESULT/variants); inplace: the backup folder (default: RESULT/backup/<time>)");
+    sub->add_option("--kernel", kernels_, "Apply only this kernel id (repeatable; default: every improved kernel)");
+    sub->add_option("-p,--build-dir", build_dir_,
+                    "Build tree whose compile_commands.json the compile check reads (default: the manifest's)");
+    sub->add_flag("--no-compile-check", no_check_, "Do not compile the rewritten sources for every arch first");
+    sub->add_option("-j,--jobs", jobs_, "Compiles run in parallel (default: one per core)");
+    sub->footer(
+        "\nOnly kernels whose status is \"improved\" are applied: each one's source replaces its range\n"
+        "(annotation kept, a comment says where it came from), and a launch override is written into\n"
+        "every launch site with that call's own argument expressions. Before anything is handed back,\n"
+        "each translation unit involved is compiled with its own nvcc command for every arch the target\n"
+        "builds; a kernel that fails, or whose sources changed since the scan, is refused (exit 1) and\n"
+        "the others are still applied.\n"
+        "\nExamples:\n"
+        "  stark apply --result build/stark/ops > stark.patch     review, then: git apply stark.patch\n"
+        "  stark apply --result build/stark/ops --mode inplace    edit the sources (backup in RESULT/backup)\n"
+        "  stark apply --result build/stark/ops --mode variants   what stark_optimize_target() runs\n");
+    return sub;
+  }
+
+  int run() override {
+    rewriter::ApplyRequest request;
+    request.result_dir = result_dir_;
+    request.mode = mode_ == "inplace"    ? rewriter::ApplyMode::Inplace
+                   : mode_ == "variants" ? rewriter::ApplyMode::Variants
+                                         : rewriter::ApplyMode::Patch;
+    request.output = output_;
+    request.only = kernels_;
+    request.compile_check = !no_check_;
+    request.builder = nvcc_object_command;
+    request.jobs = jobs_ > 0 ? jobs_ : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    request.note = [](const std::string& s) { print_note(s); };
+    if (request.compile_check && !load_database(request)) return kExitFailed;
+
+    auto report = rewriter::apply_result(request);
+    if (!report) {
+      print_error(report.error().message);
+      return kExitFailed;
+    }
+    for (const auto& f : report->failures) {
+      print_error(fmt::format("{} does not compile for sm_{} with the variant of {}:", f.file, f.sm,
+                              fmt::join(f.kernels, ", ")));
+      fmt::print(stderr, "{}\n", last_lines(f.log, 30));
+    }
+    for (const auto& r : report->plan.refused) print_error(fmt::format("{}: not applied: {}", r.kernel, r.message));
+    for (const auto& k : report->unchecked)
+      print_warning(fmt::format("{}: the manifest has no compile command for it; not compile-checked", k));
+
+    if (request.mode == rewriter::ApplyMode::Patch && output_.empty()) fmt::print("{}", report->patch);
+    print_note(summary(*report, request.mode));
+    return report->plan.refused.empty() ? kExitOk : kExitFailed;
+  }
+
+ private:
+  bool load_database(rewriter::ApplyRequest& request) {
+    fs::path build = build_dir_;
+    if (build.empty()) {
+      auto result = load_result(result_dir_);
+      if (!result) return true;  // apply_result reports it
+      auto manifest = rewriter::load_result_manifest(*result, result_dir_);
+      if (!manifest) return true;
+      build = manifest->build_dir;
+    }
+    fs::path db = build / "compile_commands.json";
+    std::error_code ec;
+    if (build.empty() || !fs::exists(db, ec)) return true;  // the kernels' own commands are in the manifest
+    auto units = read_compile_commands(db);
+    if (!units) {
+      print_error(units.error().message);
+      return false;
+    }
+    request.database = std::move(*units);
+    return true;
+  }
+
+  static std::string summary(const rewriter::ApplyReport& r, rewriter::ApplyMode mode) {
+    size_t applied = r.plan.kernels.size();
+    std::string kernels = fmt::format("{} kernel{}", applied, applied == 1 ? "" : "s");
+    std::string files = fmt::format("{} file{}", r.plan.files.size(), r.plan.files.size() == 1 ? "" : "s");
+    std::string rest;
+    if (!r.plan.refused.empty()) rest += fmt::format("; {} refused", r.plan.refused.size());
+    if (r.plan.skipped) rest += fmt::format("; {} not improved, left as they are", r.plan.skipped);
+    if (applied == 0 && mode != rewriter::ApplyMode::Variants) return "nothing to apply" + rest;
+    switch (mode) {
+      case rewriter::ApplyMode::Patch:
+        return fmt::format("patch of {} in {}{}{}", kernels, files, r.written.empty() ? "" : " -> " + r.written.string(), rest);
+      case rewriter::ApplyMode::Inplace:
+        return fmt::format("rewrote {} for {}; originals backed up in {}{}", files, kernels, r.written.string(), rest);
+      case rewriter::ApplyMode::Variants:
+        return fmt::format("variants of {} in {} -> {} (stark_optimize_target() compiles them at the next configure){}",
+                           kernels, files, r.written.string(), rest);
+    }
+    return rest;
+  }
+
+  std::string result_dir_, mode_ = "patch", output_, build_dir_;
+  std::vector<std::string> kernels_;
+  bool no_check_ = false;
+  int jobs_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_apply_command() { return std::make_unique<ApplyCommand>(); }
+
+}  // namespace stark::cli

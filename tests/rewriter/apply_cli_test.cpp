@@ -1,0 +1,162 @@
+// stark apply as a user runs it: exit codes, one-line errors, each mode on
+// the real manifest of tests/projects/edge, and a hand-written result that
+// validates against the contract's schema.
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+#include "core/file_io.h"
+#include "core/manifest.h"
+#include "core/process.h"
+
+namespace stark {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const fs::path kSource = STARK_SOURCE_DIR;
+
+ProcessResult stark(std::vector<std::string> args) {
+  args.insert(args.begin(), STARK_EXE);
+  auto r = run_process(args);
+  EXPECT_TRUE(r) << r.error().message;
+  return r ? *r : ProcessResult{};
+}
+
+fs::path scratch(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / ("stark_apply_cli_test_" + name);
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+json kernel(const char* id, const char* status, json best) {
+  return {{"id", id},         {"status", status}, {"cache", "miss"}, {"baseline_us", 80.0}, {"best_us", 40.0},
+          {"speedup", 2.0},   {"attempts", 3},    {"best", best},    {"checks", json::array()},
+          {"strategies", json::array()},
+          {"tree", {{{"id", 0}, {"parent", nullptr}, {"role", "root"}, {"status", "accepted"}}}}};
+}
+
+/// A result over the edge project: axpy_c improved with a launch override,
+/// api::negate improved but launched through cudaLaunchKernelEx (refused),
+/// row_mean without gain.
+fs::path edge_result(const std::string& name, const Manifest& m) {
+  fs::path dir = scratch(name);
+  EXPECT_TRUE(write_json_file(dir / "manifest.json", json(m)));
+  json kernels = json::array(
+      {kernel("src/apis.cu:axpy_c", "improved",
+              {{"source", "__global__ void axpy_c(int n, float a, const float* x, float* y) {\n"
+                          "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
+                          "    y[i] += a * x[i];\n}"},
+               {"launch", {{"grid", "min(ceil_div(n, 256), 2048)"}}}}),
+       kernel("src/apis.cu:api::negate", "improved",
+              {{"source", "__global__ void api::negate(int n, float* x) {}"}, {"launch", {{"block", "64"}}}}),
+       kernel("src/stats.cu:edge::row_mean", "no_gain", nullptr)});
+  json r = {{"schema", "stark.result/1"},
+            {"source_root", m.source_root},
+            {"build_dir", m.build_dir},
+            {"manifest", (dir / "manifest.json").string()},
+            {"gpu", {{"name", "NVIDIA H200"}, {"sm", "90"}, {"driver", "580.65"}, {"cuda", "13.0"}}},
+            {"backend", {{"name", "builtin"}, {"model", ""}}},
+            {"seed", 3},
+            {"kernels", kernels}};
+  EXPECT_TRUE(write_json_file(dir / "result.json", r));
+  return dir;
+}
+
+Manifest edge() {
+  auto m = load_manifest(STARK_EDGE_MANIFEST);
+  EXPECT_TRUE(m) << m.error().message;
+  return m ? *m : Manifest{};
+}
+
+TEST(ApplyCli, UsageErrorsExitTwo) {
+  auto none = stark({"apply"});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.output.find("stark: error: --result is required"), std::string::npos) << none.output;
+  auto mode = stark({"apply", "--result", "x", "--mode", "sideways"});
+  EXPECT_EQ(mode.exit_code, 2) << mode.output;
+}
+
+TEST(ApplyCli, AMissingResultIsOneClearLine) {
+  auto r = stark({"apply", "--result", "/nonexistent/result-dir"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.output, "stark: error: cannot read '/nonexistent/result-dir/result.json': No such file or directory\n");
+}
+
+TEST(ApplyCli, HandWrittenResultValidatesAgainstTheSchema) {
+  fs::path dir = edge_result("schema", edge());
+  auto check = run_process({STARK_PYTHON, (kSource / "tests/tools/validate_json.py").string(),
+                            (kSource / "tests/schemas/result.schema.json").string(), (dir / "result.json").string()});
+  ASSERT_TRUE(check);
+  EXPECT_EQ(check->exit_code, 0) << check->output;
+}
+
+TEST(ApplyCli, PatchOnStdoutRefusalsOnStderrCompileCheckedForEachArch) {
+  fs::path dir = edge_result("patch", edge());
+  auto r = stark({"apply", "--result", dir.string(), "--mode", "patch"});
+  EXPECT_EQ(r.exit_code, 1) << r.output;  // a kernel was refused
+  EXPECT_NE(r.output.find("stark: compile check: 1 translation unit, 2 compiles\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("stark: error: src/apis.cu:api::negate: not applied: cannot rewrite the launch at "
+                          "src/apis.cu:34 (in launch_negate_ex): its launch shape is not written as arguments"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("diff --git a/src/apis.cu b/src/apis.cu\n"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("+  return cudaLaunchKernel((const void*)axpy_c, (((n + 255) / 256) < 2048 ? ((n + 255) / 256) "
+                          ": 2048), dim3(256), args, 0, s);"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("stark: patch of 1 kernel in 1 file; 1 refused; 1 not improved, left as they are\n"),
+            std::string::npos)
+      << r.output;
+
+  // -o writes the file; stdout stays empty.
+  auto o = stark({"apply", "--result", dir.string(), "--kernel", "src/apis.cu:axpy_c", "--no-compile-check", "-o",
+                  (dir / "stark.patch").string()});
+  EXPECT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_EQ(o.output.find("diff --git"), std::string::npos) << o.output;
+  auto patch = read_file(dir / "stark.patch");
+  ASSERT_TRUE(patch);
+  EXPECT_EQ(patch->rfind("diff --git a/src/apis.cu b/src/apis.cu\n", 0), 0u);
+
+  auto unknown = stark({"apply", "--result", dir.string(), "--kernel", "src/apis.cu:nope"});
+  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_EQ(unknown.output, "stark: error: the result has no kernel 'src/apis.cu:nope'\n");
+}
+
+TEST(ApplyCli, VariantsRefuseAFolderInTheSourceTree) {
+  Manifest m = edge();
+  fs::path dir = edge_result("variants", m);
+  auto r = stark({"apply", "--result", dir.string(), "--mode", "variants", "--no-compile-check", "-o",
+                  (fs::path(m.source_root) / "variants").string()});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.output.find("is inside the source root but not inside the build folder"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(fs::path(m.source_root) / "variants"));
+
+  auto ok = stark({"apply", "--result", dir.string(), "--mode", "variants", "--no-compile-check"});
+  EXPECT_EQ(ok.exit_code, 1) << ok.output;  // negate refused; axpy_c written
+  EXPECT_NE(ok.output.find("stark: variants of 1 kernel in 1 file -> " + (dir / "variants").string()), std::string::npos)
+      << ok.output;
+  EXPECT_TRUE(fs::exists(dir / "variants/stark-variants.cmake"));
+}
+
+TEST(ApplyCli, InplaceOnACopyBacksUpAndSaysWhere) {
+  Manifest m = edge();
+  fs::path root = scratch("inplace_src") / "edge";
+  fs::copy(m.source_root, root, fs::copy_options::recursive);
+  m.source_root = root.string();
+  fs::path dir = edge_result("inplace", m);
+  auto r = stark({"apply", "--result", dir.string(), "--mode", "inplace", "--kernel", "src/apis.cu:axpy_c",
+                  "--no-compile-check", "-o", (dir / "backup").string()});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, "stark: rewrote 1 file for 1 kernel; originals backed up in " + (dir / "backup").string() + "\n");
+  auto now = read_file(root / "src/apis.cu");
+  ASSERT_TRUE(now);
+  EXPECT_NE(now->find("// STARK: generated by `stark apply`; measured 2x faster"), std::string::npos);
+  EXPECT_TRUE(fs::exists(dir / "backup/src/apis.cu"));
+}
+
+}  // namespace
+}  // namespace stark

@@ -1,0 +1,120 @@
+// find_package(STARK) + stark_optimize_target() as a user gets them: a copy
+// of tests/projects/swap configured against the installed package, a
+// hand-written result, and the builds that follow. The static library's
+// object code tells which kernels were compiled (each variant leaves a
+// marker variable in it).
+#include <gtest/gtest.h>
+
+#include "core/file_io.h"
+#include "tests/rewriter/swap_project.h"
+
+namespace stark::testing {
+namespace {
+
+const fs::path kSource = STARK_SOURCE_DIR;
+const fs::path kPrefix = STARK_TEST_PREFIX;
+
+class SwapBuild : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    root_ = fs::temp_directory_path() / "stark_variants_cmake_test";
+    fs::remove_all(root_);
+    fs::create_directories(root_);
+    fs::copy(kSource / "tests/projects/swap", src_, fs::copy_options::recursive);
+  }
+
+  ProcessResult configure(std::vector<std::string> extra = {}) {
+    std::vector<std::string> args = {"cmake", "-S", src_.string(), "-B", build_.string(), "-G", "Ninja",
+                                     "-DCMAKE_PREFIX_PATH=" + kPrefix.string(), "-DCMAKE_CUDA_COMPILER=" STARK_NVCC_PATH,
+                                     "-DCMAKE_BUILD_TYPE=Release"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return run(args);
+  }
+  ProcessResult build() { return run({"cmake", "--build", build_.string()}); }
+  std::vector<std::string> markers() { return markers_in(build_ / "libswap.a"); }
+
+  fs::path root_;
+  fs::path src_ = fs::temp_directory_path() / "stark_variants_cmake_test/src";
+  fs::path build_ = fs::temp_directory_path() / "stark_variants_cmake_test/build";
+  fs::path result_ = fs::temp_directory_path() / "stark_variants_cmake_test/build/stark/swap";
+};
+
+using Markers = std::vector<std::string>;
+
+/// CMake wraps warnings: compare with whitespace runs folded to one space.
+std::string flat(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    bool space = c == ' ' || c == '\n' || c == '\t';
+    if (space && (out.empty() || out.back() == ' ')) continue;
+    out += space ? ' ' : c;
+  }
+  return out;
+}
+
+TEST_F(SwapBuild, ResultSwapsSourcesStaleOriginalsFallBackAndOffBuildsOriginals) {
+  // 1. Two lines of CMake give the targets; without a result, the originals.
+  auto c = configure();
+  ASSERT_EQ(c.exit_code, 0) << c.output;
+  auto targets = run({"cmake", "--build", build_.string(), "--target", "help"});
+  EXPECT_NE(targets.output.find("swap_stark_optimize"), std::string::npos) << targets.output;
+  EXPECT_NE(targets.output.find("stark_optimize:"), std::string::npos) << targets.output;
+  auto b = build();
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  EXPECT_EQ(markers(), Markers{});
+  EXPECT_TRUE(fs::exists(build_ / ".cmake/api/v1/query/client-stark/codemodel-v2"));
+
+  // 2. What stark optimize leaves behind: its manifest and a result.
+  auto scan = run({(kPrefix / "bin/stark").string(), "scan", "-p", build_.string(), "--target", "swap", "-o",
+                   (result_ / "manifest.json").string()});
+  ASSERT_EQ(scan.exit_code, 0) << scan.output;
+  write_swap_result(result_);
+
+  // 3. The next build reconfigures, applies, and compiles the variants.
+  b = build();
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  EXPECT_NE(b.output.find("STARK: swap: applying"), std::string::npos) << b.output;
+  EXPECT_NE(b.output.find("compile check: 3 translation units, 6 compiles"), std::string::npos) << b.output;
+  EXPECT_NE(b.output.find("STARK: swap: compiling 3 optimized kernel(s)"), std::string::npos) << b.output;
+  EXPECT_EQ(markers(), (Markers{"relu", "scale", "square"}));
+  std::string db = read_text(build_ / "compile_commands.json");
+  EXPECT_NE(db.find((result_ / "variants/tree/src/ops_f64.cu").string()), std::string::npos);
+  // The tree's rewritten launch site (the argument expression substituted).
+  std::string ops = read_text(result_ / "variants/tree/src/ops.cu");
+  EXPECT_NE(ops.find("scale<<<(((count * 2) + 511) / 512), 512>>>(count * 2, a, x);"), std::string::npos) << ops;
+  // Nothing left to do: no reconfigure loop.
+  b = build();
+  EXPECT_NE(b.output.find("ninja: no work to do"), std::string::npos) << b.output;
+
+  // 4. An edited original: its group (relu and scale share ops.cu) falls
+  //    back to the original with a warning; square keeps its variant.
+  std::string original = read_text(src_ / "src/ops.cu");
+  ASSERT_TRUE(write_file_atomic(src_ / "src/ops.cu", original + "// edited after the optimize run\n"));
+  b = build();
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  EXPECT_NE(flat(b.output).find("STARK: swap: src/ops.cu changed since it was optimized; building the original of "
+                                "include/swap/activation.cuh:swap::relu, src/ops.cu:swap::scale (stale variant dropped)"),
+            std::string::npos)
+      << b.output;
+  EXPECT_EQ(markers(), (Markers{"square"}));
+
+  // 5. Back to the measured source: the variants come back.
+  ASSERT_TRUE(write_file_atomic(src_ / "src/ops.cu", original));
+  b = build();
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  EXPECT_EQ(flat(b.output).find("changed since it was optimized"), std::string::npos) << b.output;
+  EXPECT_EQ(markers(), (Markers{"relu", "scale", "square"}));
+
+  // 6. STARK_USE_VARIANTS=OFF builds every original.
+  c = configure({"-DSTARK_USE_VARIANTS=OFF"});
+  ASSERT_EQ(c.exit_code, 0) << c.output;
+  EXPECT_NE(c.output.find("STARK_USE_VARIANTS is OFF"), std::string::npos) << c.output;
+  b = build();
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  EXPECT_EQ(markers(), Markers{});
+  for (const char* f : {"src/ops.cu", "src/ops_f64.cu", "src/norm.cu", "include/swap/activation.cuh"})
+    EXPECT_EQ(read_text(src_ / f), read_text(kSource / "tests/projects/swap" / f)) << f << " was written";
+}
+
+}  // namespace
+}  // namespace stark::testing
