@@ -11,7 +11,8 @@
 # There, on the GPU machine (CUDA 13 + g++ + cmake + ninja only), from the
 # repository root, with .device-harness carried:
 #   scripts/gpu-run.sh [OUT_DIR]        (default: $OUT, else ./gpu-out)
-#     1. configures with -DSTARK_WITH_CLANG=OFF and the carried headers, builds
+#     1. configures the committed tree (carried by --prepare) with
+#        -DSTARK_WITH_CLANG=OFF and the carried headers, builds
 #     2. ctest -L gpu (attack suite, capture of a CUDA program)
 #     3. builds examples/nnops, captures its test suite (stark-harness capture),
 #        replays every captured kernel against itself (stark-harness eval),
@@ -32,6 +33,15 @@ prepare() {
   cp -r /usr/include/nlohmann /usr/include/fmt /usr/include/CLI "$carry/include/"
   cp /usr/include/xxhash.h /usr/include/zstd.h /usr/include/zstd_errors.h "$carry/include/"
   cp -r /usr/src/googletest "$carry/googletest"
+  # The committed tree, built there: uncommitted work of others in this
+  # checkout (it travels with the working tree) cannot break the GPU build.
+  mkdir -p "$carry/src"
+  git archive HEAD | tar -x -C "$carry/src"
+  # Header-only test dependencies of other folders' tests, so configuring succeeds.
+  cp /usr/include/httplib.h "$carry/include/"
+  mkdir -p "$carry/pkgconfig"
+  printf 'prefix=${pcfiledir}/..\nincludedir=${prefix}/include\nName: cpp-httplib\nDescription: carried header\nVersion: 0.11.4\nCflags: -I${includedir}\n' \
+    >"$carry/pkgconfig/cpp-httplib.pc"
   grep -qx '/.device-harness/' .git/info/exclude 2>/dev/null || echo '/.device-harness/' >> .git/info/exclude
   # examples/nnops scanned with the paths the GPU machine will use:
   # STARK's package in /tmp/stark-prefix, the build tree in /tmp/nnops-build.
@@ -52,13 +62,15 @@ fi
 
 out=$(realpath -m "${1:-${OUT:-$root/gpu-out}}")
 mkdir -p "$out"
-[[ -d $carry/include ]] || { echo "gpu-run: $carry is missing: run scripts/gpu-run.sh --prepare here first" >&2; exit 1; }
+[[ -d $carry/include && -d $carry/src ]] || { echo "gpu-run: $carry is missing: run scripts/gpu-run.sh --prepare here first" >&2; exit 1; }
 # The nnops manifest names the development machine's checkout: make it resolve here.
 if [[ ! -e /work/main ]]; then
   mkdir -p /work && ln -s "$root" /work/main
 fi
 build=/tmp/stark-gpu
+src=$carry/src  # the committed tree (--prepare); examples/nnops is used from the working tree
 export PATH=/usr/local/cuda/bin:$PATH
+export PKG_CONFIG_PATH=$carry/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 jobs=$(nproc)
 summary=$out/summary.txt
 : >"$summary"
@@ -67,7 +79,7 @@ t0=$(date +%s)
 say() { echo "$*" | tee -a "$summary"; }
 # The whole run must end within GPU_RUN_BUDGET seconds (the device call's limit
 # is 600 s): every step gets at most what is left, and is skipped under 15 s.
-deadline=$((t0 + ${GPU_RUN_BUDGET:-560}))
+deadline=$((t0 + ${GPU_RUN_BUDGET:-500}))
 # step NAME LIMIT_S LOG COMMAND...: runs with a time limit, logs, records the outcome.
 step() {
   local name=$1 limit=$2 log=$3
@@ -89,12 +101,12 @@ say "gpu-run on $(nvidia-smi --query-gpu=name,driver_version --format=csv,nohead
 # GoogleTest from the carried sources (the machine has headers at most), for STARK and for nnops.
 step "googletest" 120 "$out/build.log" sh -c "cmake -S '$carry/googletest' -B /tmp/gtest-build -G Ninja \
   -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/tmp/gtest && ninja -C /tmp/gtest-build -j$jobs install"
-step configure 120 "$out/build.log" cmake -S . -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTARK_WITH_CLANG=OFF \
+step configure 120 "$out/build.log" cmake -S "$src" -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTARK_WITH_CLANG=OFF \
   -DCMAKE_PREFIX_PATH=/tmp/gtest -DSTARK_CARRIED_INCLUDE_DIR="$carry/include" -DSTARK_GTEST_SOURCE_DIR="$carry/googletest"
 step build 300 "$out/build.log" ninja -C $build -j"$jobs" stark-worker stark_capture stark-harness harness_gpu_test \
   bench_eval_throughput bench_timing_cv bench_capture_overhead
 
-step "ctest -L gpu" 240 "$out/tests.log" ctest --test-dir $build -L gpu --output-on-failure
+step "ctest -L gpu" 240 "$out/tests.log" ctest --test-dir $build -L gpu -j2 --output-on-failure
 cp $build/tests/harness/work-attacks/attack-suite.txt "$out/attack-suite.txt" 2>/dev/null
 
 # examples/nnops: its test suite under capture, every captured kernel replayed against itself.
@@ -116,7 +128,7 @@ for k in m["kernels"]:
               open(os.path.join(sys.argv[2], name + ".json"), "w"))
     print("variant", name, "for", k["id"])
 PY
-# Every kernel against itself, four at a time (verdicts; timings of parallel runs share the GPU).
+# Every kernel against itself, eight at a time (verdicts; timings of parallel runs share the GPU).
 replay_one() {
   local v=$1
   local kid
@@ -127,7 +139,7 @@ replay_one() {
 export -f replay_one
 export build carry
 step "nnops replay every kernel against itself" 180 "$nn" bash -c \
-  "ls /tmp/nnops-variants/*.json | xargs -P 4 -I{} bash -c 'replay_one {}'; cat /tmp/nnops-variants/*.err"
+  "ls /tmp/nnops-variants/*.json | xargs -P 8 -I{} bash -c 'replay_one {}'; cat /tmp/nnops-variants/*.err"
 for v in /tmp/nnops-variants/*.json; do
   cat "$v.out" >>"$nn" 2>/dev/null
   python3 - "$v.out" "$v" >>"$summary" 2>&1 <<'PY'
@@ -141,14 +153,15 @@ caps = ", ".join(f"{c['id']}: {c.get('baseline_us', {}).get('median', 0):.1f}/{c
 print(f"    {e['kernel']}: {e['verdict']}, speedup {e.get('speedup')}, {e['reason'][:200]} [{caps}]")
 PY
 done
-step "capture overhead" 150 "$out/bench.log" $build/harness/bench_capture_overhead --manifest "$carry/nnops-manifest.json" \
-  --runs 2 -- ctest --test-dir /tmp/nnops-build -j8
-grep -E "capture overhead" "$out/bench.log" >>"$summary"
-
 step "bench_eval_throughput" 180 "$out/bench.log" $build/harness/bench_eval_throughput
 grep -E "evaluations/minute|GPU:" "$out/bench.log" >>"$summary"
 step "bench_timing_cv" 120 "$out/bench.log" $build/harness/bench_timing_cv --repeats 6
 grep -E "=>|on NVIDIA" "$out/bench.log" >>"$summary"
+
+
+step "capture overhead" 150 "$out/bench.log" $build/harness/bench_capture_overhead --manifest "$carry/nnops-manifest.json" \
+  --runs 2 -- ctest --test-dir /tmp/nnops-build -j8
+grep -E "capture overhead" "$out/bench.log" >>"$summary"
 
 
 say "total $(($(date +%s) - t0)) s; result: $([ $status = 0 ] && echo PASS || echo FAIL)"
