@@ -5,11 +5,39 @@
 #include "cli/commands.h"
 #include "cli/console.h"
 #include "core/file_io.h"
+#include "report/changes.h"
 #include "report/report.h"
+#include "rewriter/apply_plan.h"
 
 namespace stark::cli {
 
 namespace {
+
+/// The reports' diffs and SARIF fixes from the rewriter's plan, so they show
+/// exactly what `stark apply --mode patch` writes (annotation, provenance
+/// comment, every launch site). Without a manifest, the reports' own planner.
+report::EditPlanner rewriter_planner(const std::string& result_dir) {
+  auto result = load_result(result_dir);
+  if (!result) return report::kernel_range_edits;
+  auto manifest = rewriter::load_result_manifest(*result, result_dir);
+  if (!manifest) return report::kernel_range_edits;
+  return [result = std::move(*result), manifest = std::move(*manifest)](
+             const Kernel& kernel, const KernelResult&,
+             const std::filesystem::path& source_root) -> Expected<report::EditPlan> {
+    Manifest m = manifest;
+    m.source_root = source_root.string();  // the result's root, resolved as the reports resolve it
+    rewriter::PlanOptions options;
+    options.only = {kernel.id};
+    auto plan = rewriter::plan_apply(result, m, options);
+    if (!plan) return plan.error();
+    for (const auto& r : plan->refused)
+      if (r.kernel == kernel.id) return Error{r.message};
+    report::EditPlan out;
+    for (const auto& f : plan->files)
+      for (auto& e : report::edits_between(f.path, f.original, f.updated)) out.edits.push_back(std::move(e));
+    return out;
+  };
+}
 
 class ReportCommand : public Command {
  public:
@@ -39,7 +67,7 @@ class ReportCommand : public Command {
       print_error(fmt::format("unknown report format '{}'", format_));
       return kExitUsage;
     }
-    auto in = report::load_report_input(result_dir_);
+    auto in = report::load_report_input(result_dir_, rewriter_planner(result_dir_));
     if (!in) {
       print_error(in.error().message);
       return kExitFailed;
