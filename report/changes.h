@@ -2,10 +2,10 @@
 // kernel and their unified diff, for the reports' folded diff and SARIF fixes.
 //
 // The complete edits (launch sites, cudaFuncSetAttribute, generated-code
-// comment) are the rewriter's job (`stark apply`, issue 6). Reports ask for
-// them through one narrow interface, EditPlanner, so the CLI can hand the
-// rewriter's planner in; until then they use kernel_range_edits, which
-// replaces the kernel's range only and says so in a note.
+// comment) are the rewriter's job (`stark apply`). Reports ask for them
+// through one narrow interface, EditPlanner: `stark report` hands in the
+// rewriter's plan (cli/cmd_report.cpp); the library's default,
+// kernel_range_edits, replaces the kernel's range only and says so in a note.
 #ifndef STARK_REPORT_CHANGES_H
 #define STARK_REPORT_CHANGES_H
 
