@@ -1,5 +1,8 @@
 // stark capture: record the real inputs of the marked kernels while a
 // command (the project's tests) runs.
+#include <vector>
+#include <string>
+#include <memory>
 #include <fmt/format.h>
 
 #include "clang_tool/scan.h"

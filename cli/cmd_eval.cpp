@@ -1,4 +1,6 @@
 // stark eval: one variant against the original kernel, on its captures.
+#include <string>
+#include <memory>
 #include <fmt/format.h>
 
 #include "cli/command.h"

@@ -4,6 +4,7 @@
 // ratio. Prints figures; asserts nothing.
 //
 //   bench_capture_overhead --manifest M [--runs N] [--store DIR] -- COMMAND...
+#include <cstdio>
 #include <fmt/format.h>
 
 #include <chrono>

@@ -5,6 +5,8 @@
 // over 20 microseconds, one far below. Prints figures; asserts nothing.
 //
 //   bench_timing_cv [--repeats N]
+#include <cmath>
+#include <algorithm>
 #include <fmt/format.h>
 
 #include <cstdlib>

@@ -1,5 +1,10 @@
 #include "harness/capture/annotation_inputs.h"
 
+#include <cstdlib>
+#include <vector>
+#include <string>
+#include <optional>
+#include <cstdint>
 #include <fmt/format.h>
 
 #include <charconv>

@@ -1,5 +1,7 @@
 #include "harness/capture/annotation_inputs.h"
 
+#include <string>
+#include <cstdint>
 #include <gtest/gtest.h>
 #include <unistd.h>
 

@@ -1,5 +1,10 @@
 #include "harness/capture/capture_plan.h"
 
+#include <stdexcept>
+#include <vector>
+#include <string>
+#include <cstdint>
+#include <algorithm>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 

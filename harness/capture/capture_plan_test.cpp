@@ -1,5 +1,7 @@
 #include "harness/capture/capture_plan.h"
 
+#include <vector>
+#include <string>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 

@@ -1,5 +1,11 @@
 #include "harness/capture/capture_runner.h"
 
+#include <cstdlib>
+#include <vector>
+#include <string>
+#include <cstdint>
+#include <chrono>
+#include <algorithm>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 

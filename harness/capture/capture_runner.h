@@ -5,6 +5,7 @@
 #ifndef STARK_HARNESS_CAPTURE_CAPTURE_RUNNER_H
 #define STARK_HARNESS_CAPTURE_CAPTURE_RUNNER_H
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <string>

@@ -9,6 +9,12 @@
 // stream only), and the module-scope variables of the kernel's translation
 // unit. Launches it cannot record faithfully are refused with a reason, which
 // `stark capture` reports per kernel.
+#include <cstdlib>
+#include <vector>
+#include <string>
+#include <optional>
+#include <cstdint>
+#include <algorithm>
 #include <cupti.h>
 #include <fmt/format.h>
 #include <unistd.h>

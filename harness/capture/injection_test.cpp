@@ -1,5 +1,7 @@
 // The capture library outside a GPU process: it loads, exports only its
 // entry point, and says in one line why it records nothing.
+#include <cstdlib>
+#include <string>
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

@@ -1,5 +1,7 @@
 #include "harness/common/cubin_info.h"
 
+#include <string>
+#include <cstdint>
 #include <fmt/format.h>
 
 #include <algorithm>

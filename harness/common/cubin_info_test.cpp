@@ -1,5 +1,6 @@
 #include "harness/common/cubin_info.h"
 
+#include <string>
 #include <gtest/gtest.h>
 
 #include <filesystem>

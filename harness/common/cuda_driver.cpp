@@ -1,5 +1,6 @@
 #include "harness/common/cuda_driver.h"
 
+#include <string>
 #include <dlfcn.h>
 #include <fmt/format.h>
 

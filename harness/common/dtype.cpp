@@ -1,5 +1,7 @@
 #include "harness/common/dtype.h"
 
+#include <optional>
+#include <cstdint>
 #include <bit>
 #include <cmath>
 #include <cstring>

@@ -1,5 +1,6 @@
 #include "harness/common/dtype.h"
 
+#include <cstdint>
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,5 +1,8 @@
 #include "harness/common/elf_file.h"
 
+#include <vector>
+#include <string>
+#include <cstdint>
 #include <cstring>
 
 namespace stark::harness {

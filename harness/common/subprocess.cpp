@@ -1,5 +1,13 @@
 #include "harness/common/subprocess.h"
 
+#include <vector>
+#include <thread>
+#include <string>
+#include <optional>
+#include <mutex>
+#include <memory>
+#include <map>
+#include <chrono>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <poll.h>

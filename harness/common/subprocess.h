@@ -5,6 +5,8 @@
 #ifndef STARK_HARNESS_COMMON_SUBPROCESS_H
 #define STARK_HARNESS_COMMON_SUBPROCESS_H
 
+#include <cstdio>
+#include <memory>
 #include <sys/types.h>
 
 #include <chrono>

@@ -1,5 +1,7 @@
 #include "harness/common/subprocess.h"
 
+#include <string>
+#include <chrono>
 #include <gtest/gtest.h>
 
 #include <csignal>

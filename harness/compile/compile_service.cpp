@@ -1,5 +1,11 @@
 #include "harness/compile/compile_service.h"
 
+#include <string>
+#include <optional>
+#include <mutex>
+#include <cstdint>
+#include <chrono>
+#include <algorithm>
 #include <fmt/format.h>
 #include <unistd.h>
 

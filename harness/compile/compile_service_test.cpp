@@ -1,5 +1,9 @@
 #include "harness/compile/compile_service.h"
 
+#include <vector>
+#include <string>
+#include <optional>
+#include <memory>
 #include <gtest/gtest.h>
 
 #include <filesystem>

@@ -1,5 +1,7 @@
 #include "harness/compile/host_code_check.h"
 
+#include <vector>
+#include <string>
 #include <cxxabi.h>
 #include <fmt/format.h>
 

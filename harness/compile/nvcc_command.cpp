@@ -1,5 +1,7 @@
 #include "harness/compile/nvcc_command.h"
 
+#include <vector>
+#include <string>
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -6,6 +6,7 @@
 #ifndef STARK_HARNESS_COMPILE_NVCC_COMMAND_H
 #define STARK_HARNESS_COMPILE_NVCC_COMMAND_H
 
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <vector>

@@ -1,5 +1,6 @@
 #include "harness/compile/shadow_tree.h"
 
+#include <string>
 #include <fmt/format.h>
 #include <stdlib.h>
 

@@ -1,5 +1,6 @@
 #include "harness/evaluator/eval_runner.h"
 
+#include <string>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 

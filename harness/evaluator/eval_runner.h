@@ -3,6 +3,7 @@
 #ifndef STARK_HARNESS_EVALUATOR_EVAL_RUNNER_H
 #define STARK_HARNESS_EVALUATOR_EVAL_RUNNER_H
 
+#include <cstdio>
 #include <filesystem>
 #include <string>
 

@@ -1,5 +1,12 @@
 #include "harness/evaluator/gpu_evaluator.h"
 
+#include <vector>
+#include <string>
+#include <optional>
+#include <mutex>
+#include <memory>
+#include <cstdint>
+#include <chrono>
 #include <cxxabi.h>
 #include <fmt/format.h>
 

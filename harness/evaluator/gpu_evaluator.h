@@ -8,6 +8,7 @@
 #ifndef STARK_HARNESS_EVALUATOR_GPU_EVALUATOR_H
 #define STARK_HARNESS_EVALUATOR_GPU_EVALUATOR_H
 
+#include <cstdint>
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>

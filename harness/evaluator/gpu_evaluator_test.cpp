@@ -1,5 +1,9 @@
 #include "harness/evaluator/gpu_evaluator.h"
 
+#include <vector>
+#include <string>
+#include <memory>
+#include <chrono>
 #include <gtest/gtest.h>
 
 #include "harness/store/capture_store.h"

@@ -1,5 +1,6 @@
 #include "harness/evaluator/locate.h"
 
+#include <string>
 #include <fmt/format.h>
 #include <unistd.h>
 

@@ -1,5 +1,8 @@
 #include "harness/evaluator/sanitizer.h"
 
+#include <vector>
+#include <string>
+#include <chrono>
 #include <fmt/format.h>
 #include <unistd.h>
 

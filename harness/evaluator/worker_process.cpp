@@ -1,5 +1,8 @@
 #include "harness/evaluator/worker_process.h"
 
+#include <vector>
+#include <string>
+#include <chrono>
 #include <fmt/format.h>
 
 #include "core/text.h"

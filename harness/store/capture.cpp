@@ -1,5 +1,9 @@
 #include "harness/store/capture.h"
 
+#include <vector>
+#include <string>
+#include <optional>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 
 #include <ctime>

@@ -1,5 +1,8 @@
 #include "harness/store/capture_store.h"
 
+#include <string>
+#include <functional>
+#include <cstdint>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

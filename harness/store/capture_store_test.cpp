@@ -1,5 +1,8 @@
 #include "harness/store/capture_store.h"
 
+#include <vector>
+#include <string>
+#include <cstdint>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>

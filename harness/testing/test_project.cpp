@@ -1,5 +1,8 @@
 #include "harness/testing/test_project.h"
 
+#include <vector>
+#include <string>
+#include <cstdint>
 #include <unistd.h>
 
 #include <algorithm>

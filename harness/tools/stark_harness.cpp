@@ -4,6 +4,8 @@
 //
 //   stark-harness capture --manifest M [--out DIR] [--fresh] -- COMMAND...
 //   stark-harness eval --manifest M --kernel ID --variant FILE [--captures DIR]
+#include <cstdio>
+#include <string>
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>

@@ -1,5 +1,8 @@
 #include "harness/worker/compare.h"
 
+#include <string>
+#include <optional>
+#include <cstdint>
 #include <fmt/format.h>
 
 #include <algorithm>

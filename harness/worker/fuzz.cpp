@@ -1,5 +1,7 @@
 #include "harness/worker/fuzz.h"
 
+#include <string>
+#include <cstdint>
 #include <cmath>
 
 namespace stark::harness {

@@ -1,5 +1,7 @@
 #include "harness/worker/fuzz.h"
 
+#include <string>
+#include <cstdint>
 #include <gtest/gtest.h>
 
 #include <cmath>

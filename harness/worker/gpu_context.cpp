@@ -1,5 +1,9 @@
 #include "harness/worker/gpu_context.h"
 
+#include <string>
+#include <memory>
+#include <cstdint>
+#include <algorithm>
 #include <fmt/format.h>
 
 #include <chrono>

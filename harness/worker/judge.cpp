@@ -1,5 +1,9 @@
 #include "harness/worker/judge.h"
 
+#include <vector>
+#include <string>
+#include <optional>
+#include <cstdint>
 #include <fmt/format.h>
 
 #include <algorithm>

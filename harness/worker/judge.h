@@ -5,6 +5,7 @@
 #ifndef STARK_HARNESS_WORKER_JUDGE_H
 #define STARK_HARNESS_WORKER_JUDGE_H
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>

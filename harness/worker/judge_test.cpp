@@ -1,5 +1,6 @@
 #include "harness/worker/judge.h"
 
+#include <string>
 #include <gtest/gtest.h>
 
 #include <cstring>

@@ -1,5 +1,10 @@
 #include "harness/worker/launch_config.h"
 
+#include <vector>
+#include <string>
+#include <optional>
+#include <map>
+#include <cstdint>
 #include <fmt/format.h>
 
 #include <cstring>

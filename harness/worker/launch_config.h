@@ -4,6 +4,7 @@
 #ifndef STARK_HARNESS_WORKER_LAUNCH_CONFIG_H
 #define STARK_HARNESS_WORKER_LAUNCH_CONFIG_H
 
+#include <optional>
 #include <cstdint>
 #include <map>
 #include <string>

@@ -1,5 +1,8 @@
 #include "harness/worker/launch_config.h"
 
+#include <vector>
+#include <string>
+#include <cstdint>
 #include <gtest/gtest.h>
 
 #include <cstring>

@@ -1,5 +1,8 @@
 #include "harness/worker/protocol.h"
 
+#include <vector>
+#include <string>
+#include <cstdint>
 #include <nlohmann/json.hpp>
 
 #include <stdexcept>

@@ -10,6 +10,7 @@
 #ifndef STARK_HARNESS_WORKER_PROTOCOL_H
 #define STARK_HARNESS_WORKER_PROTOCOL_H
 
+#include <cstdio>
 #include <cstdint>
 #include <map>
 #include <optional>

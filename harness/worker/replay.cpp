@@ -1,5 +1,9 @@
 #include "harness/worker/replay.h"
 
+#include <vector>
+#include <string>
+#include <memory>
+#include <cstdint>
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -1,5 +1,11 @@
 #include "harness/worker/session.h"
 
+#include <vector>
+#include <string>
+#include <set>
+#include <optional>
+#include <map>
+#include <cstdint>
 #include <fmt/format.h>
 #include <unistd.h>
 

@@ -4,6 +4,8 @@
 #ifndef STARK_HARNESS_WORKER_SESSION_H
 #define STARK_HARNESS_WORKER_SESSION_H
 
+#include <vector>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>

@@ -1,5 +1,6 @@
 #include "harness/worker/timing_stats.h"
 
+#include <vector>
 #include <algorithm>
 #include <cmath>
 #include <numeric>

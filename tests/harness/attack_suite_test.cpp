@@ -5,6 +5,11 @@
 //   // launch: grid=...; block=...; shmem=...     (optional launch override)
 //   // store: second_call                          (optional: another set of captures)
 //   // sanitize: always                            (optional: run compute-sanitizer; off otherwise)
+#include <cstdio>
+#include <vector>
+#include <string>
+#include <optional>
+#include <memory>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 

@@ -2,6 +2,8 @@
 // twice at once under the capture library; the store must hold what it
 // launched, refuse what cannot be replayed faithfully, and the original
 // kernels must reproduce every recorded launch.
+#include <vector>
+#include <string>
 #include <gtest/gtest.h>
 
 #include <cstdlib>

@@ -2,6 +2,8 @@
 // compile error, a renamed kernel, a launch override naming an unknown value,
 // and the original itself (accepted on a GPU; "nothing was run" without one),
 // for check_evaluation_schema.py.
+#include <vector>
+#include <string>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 

@@ -1,5 +1,9 @@
 #include "gpu_project.h"
 
+#include <vector>
+#include <string>
+#include <cstdint>
+#include <chrono>
 #include <fmt/format.h>
 
 #include <cmath>

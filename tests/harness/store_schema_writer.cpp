@@ -2,6 +2,7 @@
 // pointer alias, a struct argument and a module variable; inputs from an
 // annotation; a refusal; processes) and prints the path of its index, for
 // check_store_schema.py.
+#include <string>
 #include <unistd.h>
 
 #include <cstdio>
