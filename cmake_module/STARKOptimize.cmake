@@ -20,6 +20,7 @@
 # needs no silencing, so turn this OFF if you use only the macro.
 include_guard(GLOBAL)
 include("${CMAKE_CURRENT_LIST_DIR}/STARKVariants.cmake")
+set(_STARK_MODULE_DIR "${CMAKE_CURRENT_LIST_DIR}")
 
 option(STARK_SILENCE_ATTRIBUTE_WARNING
   "Silence nvcc warning 2803 (unknown attribute namespace) on optimized targets" ON)
@@ -90,6 +91,9 @@ function(stark_optimize_target target)
     get_target_property(exe STARK::stark LOCATION)
     _stark_has_optimize("${exe}" have_optimize)
     set(stark "$<TARGET_FILE:STARK::stark>")
+    # Never re-optimize a build that compiles the variants (STARKGuard.cmake).
+    set(guard "${CMAKE_COMMAND}" -DSTAMP=${S_OUTPUT_DIR}/variants-in-use.txt -DTARGET=${target}
+              -DBUILD=${CMAKE_BINARY_DIR} -P "${_STARK_MODULE_DIR}/STARKGuard.cmake")
     if(have_optimize)
       set(optimize_args -p "${CMAKE_BINARY_DIR}" --target ${target} --out "${S_OUTPUT_DIR}")
       foreach(opt BACKEND MODEL BUDGET)
@@ -111,6 +115,7 @@ function(stark_optimize_target target)
         set(after "review ${S_OUTPUT_DIR}/stark.patch, then git apply it")
       endif()
       add_custom_target(${target}_stark_optimize
+        COMMAND ${guard}
         COMMAND "${stark}" optimize ${optimize_args} -- ${tests}
         COMMAND "${stark}" apply --result "${S_OUTPUT_DIR}" ${apply_args}
         COMMAND "${CMAKE_COMMAND}" -E echo "STARK: ${target}: result in ${S_OUTPUT_DIR}; ${after}"
@@ -121,6 +126,7 @@ function(stark_optimize_target target)
       # This STARK has no optimizer yet: list the kernels (the first stage)
       # and say so, rather than fail.
       add_custom_target(${target}_stark_optimize
+        COMMAND ${guard}
         COMMAND "${stark}" scan -p "${CMAKE_BINARY_DIR}" --target ${target} -o "${S_OUTPUT_DIR}/manifest.json"
         COMMAND "${CMAKE_COMMAND}" -E echo
                 "STARK: this stark (${exe}) has no 'optimize' command yet: only scanned ${target} -> ${S_OUTPUT_DIR}/manifest.json"

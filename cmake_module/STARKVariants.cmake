@@ -90,6 +90,10 @@ function(_stark_run_apply target result_dir fragment ok)
 endfunction()
 
 function(_stark_use_variants target result_dir)
+  # Says "this target compiles the variants" to <target>_stark_optimize; only
+  # a swap that happens below writes it again.
+  set(in_use "${result_dir}/variants-in-use.txt")
+  file(REMOVE "${in_use}")
   set(result "${result_dir}/result.json")
   set(fragment "${result_dir}/variants/stark-variants.cmake")
   if(NOT EXISTS "${result}")
@@ -250,6 +254,7 @@ function(_stark_use_variants target result_dir)
         "$<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-iquote,${d}>" "$<$<COMPILE_LANGUAGE:CXX>:-iquote${d}>")
     endif()
   endforeach()
+  file(WRITE "${in_use}" "${tree}\n")
   message(STATUS "STARK: ${target}: compiling ${kernels} optimized kernel(s) from ${tree} "
                  "(STARK_USE_VARIANTS=OFF builds the originals)")
 endfunction()

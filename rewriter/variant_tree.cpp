@@ -65,7 +65,12 @@ Expected<void> create_variant_tree(const TreeSpec& spec) {
 
   fs::create_directories(root, ec);
   if (ec) return Error{fmt::format("cannot create {}: {}", root.string(), ec.message())};
-  if (auto ok = write_file_atomic(root / kTreeMarker, "made by stark apply; safe to delete\n"); !ok) return ok;
+  // The marker names the source root: a tool that meets a file of the tree
+  // (a scan of a swapped build) can map it back to the original.
+  if (auto ok = write_file_atomic(root / kTreeMarker,
+                                  "made by stark apply; safe to delete\nsource_root=" + source.string() + "\n");
+      !ok)
+    return ok;
   for (const auto& dir : real) {
     fs::create_directories(root / dir, ec);
     if (ec) return Error{fmt::format("cannot create {}: {}", (root / dir).string(), ec.message())};

@@ -25,7 +25,8 @@ struct TreeSpec {
   std::vector<std::filesystem::path> exclude;  // absolute paths never linked (build trees, the tree itself)
 };
 
-/// Name of the marker file that says a folder is a tree STARK made (and may replace).
+/// Name of the marker file at the tree's root that says it is a tree STARK made
+/// (and may replace); its line "source_root=<path>" names what it mirrors.
 inline constexpr const char* kTreeMarker = ".stark-variant-tree";
 
 /// Creates the tree. Refuses a root that exists and is not an earlier tree

@@ -85,6 +85,14 @@ TEST_F(SwapBuild, ResultSwapsSourcesStaleOriginalsFallBackAndOffBuildsOriginals)
   // Nothing left to do: no reconfigure loop.
   b = build();
   EXPECT_NE(b.output.find("ninja: no work to do"), std::string::npos) << b.output;
+  // Optimizing again would scan the tree's copies: the pipeline refuses, saying how.
+  auto again = run({"cmake", "--build", build_.string(), "--target", "swap_stark_optimize"});
+  EXPECT_NE(again.exit_code, 0);
+  EXPECT_NE(flat(again.output).find("STARK: swap is compiled from the optimized variants in " +
+                                    (result_ / "variants/tree").string()),
+            std::string::npos)
+      << again.output;
+  EXPECT_NE(again.output.find("-DSTARK_USE_VARIANTS=OFF"), std::string::npos) << again.output;
 
   // 4. An edited original: its group (relu and scale share ops.cu) falls
   //    back to the original with a warning; square keeps its variant.
@@ -112,6 +120,7 @@ TEST_F(SwapBuild, ResultSwapsSourcesStaleOriginalsFallBackAndOffBuildsOriginals)
   b = build();
   ASSERT_EQ(b.exit_code, 0) << b.output;
   EXPECT_EQ(markers(), Markers{});
+  EXPECT_FALSE(fs::exists(result_ / "variants-in-use.txt"));  // optimizing again is allowed
   for (const char* f : {"src/ops.cu", "src/ops_f64.cu", "src/norm.cu", "include/swap/activation.cuh"})
     EXPECT_EQ(read_text(src_ / f), read_text(kSource / "tests/projects/swap" / f)) << f << " was written";
 }
