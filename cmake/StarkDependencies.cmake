@@ -1,21 +1,26 @@
 # Third-party dependencies of STARK, as imported targets:
-#   nlohmann_json::nlohmann_json  fmt::fmt  stark::xxhash  stark::zstd
+#   nlohmann_json::nlohmann_json  fmt::fmt  stark::xxhash  stark::zstd  stark::cli11
 #
 # On a development machine they come from Debian packages
 # (scripts/install-deps.sh). On a GPU machine that has only the CUDA toolkit
 # and a compiler, the header-only ones can be carried in one folder, named by
-# STARK_CARRIED_INCLUDE_DIR (scripts/gpu-run.sh prepares it): nlohmann/,
-# fmt/ (used header-only), xxhash.h (used with XXH_INLINE_ALL), zstd.h (the
-# libzstd.so.1 runtime must be installed there), CLI/ and gtest sources.
+# STARK_CARRIED_INCLUDE_DIR (scripts/gpu-run.sh --prepare fills it), with one
+# subfolder per dependency so that one never brings another's headers along
+# (a machine may have some packages itself, in other versions):
+#   json/nlohmann/json.hpp  fmt/fmt/format.h (used header-only)
+#   xxhash/xxhash.h (used with XXH_INLINE_ALL)  zstd/zstd.h (libzstd.so.1 must
+#   be installed)  cli11/CLI/CLI.hpp
+# A dependency the machine has is always taken from the machine.
 
 set(STARK_CARRIED_INCLUDE_DIR "" CACHE PATH
-    "Folder of carried header-only dependencies (nlohmann/, fmt/, xxhash.h, zstd.h, CLI/) for machines without their packages")
+    "Folder of carried header-only dependencies (json/, fmt/, xxhash/, zstd/, cli11/) for machines without their packages")
 
-function(_stark_carried_header header out)
-  if(STARK_CARRIED_INCLUDE_DIR AND EXISTS "${STARK_CARRIED_INCLUDE_DIR}/${header}")
-    set(${out} TRUE PARENT_SCOPE)
+# _stark_carried(<subfolder> <header> <out>): the carried subfolder holding header, or "".
+function(_stark_carried sub header out)
+  if(STARK_CARRIED_INCLUDE_DIR AND EXISTS "${STARK_CARRIED_INCLUDE_DIR}/${sub}/${header}")
+    set(${out} "${STARK_CARRIED_INCLUDE_DIR}/${sub}" PARENT_SCOPE)
   else()
-    set(${out} FALSE PARENT_SCOPE)
+    set(${out} "" PARENT_SCOPE)
   endif()
 endfunction()
 
@@ -28,14 +33,13 @@ endfunction()
 # nlohmann/json (header-only either way).
 find_package(nlohmann_json 3.10 QUIET)
 if(NOT nlohmann_json_FOUND)
-  _stark_carried_header(nlohmann/json.hpp have)
-  if(NOT have)
+  _stark_carried(json nlohmann/json.hpp dir)
+  if(NOT dir)
     _stark_missing("nlohmann/json 3.10+" nlohmann-json3-dev)
   endif()
   add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED GLOBAL)
-  set_target_properties(nlohmann_json::nlohmann_json PROPERTIES
-    INTERFACE_INCLUDE_DIRECTORIES "${STARK_CARRIED_INCLUDE_DIR}")
-  message(STATUS "STARK: nlohmann/json from ${STARK_CARRIED_INCLUDE_DIR}")
+  set_target_properties(nlohmann_json::nlohmann_json PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${dir}")
+  message(STATUS "STARK: nlohmann/json from ${dir}")
 endif()
 
 # The relocatable bundle (STARK_STATIC_CLANG) must not need libfmt or
@@ -44,7 +48,7 @@ set(_stark_header_only ${STARK_STATIC_CLANG})
 
 # fmt: the packaged library, or header-only from the carried folder.
 if(_stark_header_only)
-  find_path(STARK_FMT_INCLUDE fmt/format.h HINTS ${STARK_CARRIED_INCLUDE_DIR})
+  find_path(STARK_FMT_INCLUDE fmt/format.h PATHS ${STARK_CARRIED_INCLUDE_DIR}/fmt)
   if(NOT STARK_FMT_INCLUDE)
     _stark_missing("the fmt headers" libfmt-dev)
   endif()
@@ -57,15 +61,15 @@ else()
   find_package(fmt QUIET)
 endif()
 if(NOT fmt_FOUND)
-  _stark_carried_header(fmt/format.h have)
-  if(NOT have)
+  _stark_carried(fmt fmt/format.h dir)
+  if(NOT dir)
     _stark_missing("the fmt library" libfmt-dev)
   endif()
   add_library(fmt::fmt INTERFACE IMPORTED GLOBAL)
   set_target_properties(fmt::fmt PROPERTIES
-    INTERFACE_INCLUDE_DIRECTORIES "${STARK_CARRIED_INCLUDE_DIR}"
+    INTERFACE_INCLUDE_DIRECTORIES "${dir}"
     INTERFACE_COMPILE_DEFINITIONS FMT_HEADER_ONLY=1)
-  message(STATUS "STARK: fmt (header-only) from ${STARK_CARRIED_INCLUDE_DIR}")
+  message(STATUS "STARK: fmt (header-only) from ${dir}")
 endif()
 
 # xxHash: libxxhash, or inlined from the carried header.
@@ -81,19 +85,19 @@ elseif(STARK_XXHASH_INCLUDE AND STARK_XXHASH_LIBRARY)
     INTERFACE_INCLUDE_DIRECTORIES "${STARK_XXHASH_INCLUDE}"
     INTERFACE_LINK_LIBRARIES "${STARK_XXHASH_LIBRARY}")
 else()
-  _stark_carried_header(xxhash.h have)
-  if(NOT have)
+  _stark_carried(xxhash xxhash.h dir)
+  if(NOT dir)
     _stark_missing("xxHash" libxxhash-dev)
   endif()
   set_target_properties(stark::xxhash PROPERTIES
-    INTERFACE_INCLUDE_DIRECTORIES "${STARK_CARRIED_INCLUDE_DIR}"
+    INTERFACE_INCLUDE_DIRECTORIES "${dir}"
     INTERFACE_COMPILE_DEFINITIONS XXH_INLINE_ALL=1)
 endif()
 
 # zstd: header from the package or the carried folder; the library may be
 # only the runtime (libzstd.so.1) on the GPU machine.
 add_library(stark::zstd INTERFACE IMPORTED GLOBAL)
-find_path(STARK_ZSTD_INCLUDE zstd.h HINTS ${STARK_CARRIED_INCLUDE_DIR})
+find_path(STARK_ZSTD_INCLUDE zstd.h PATHS ${STARK_CARRIED_INCLUDE_DIR}/zstd)  # the machine's first
 find_library(STARK_ZSTD_LIBRARY NAMES zstd libzstd.so.1)
 if(NOT STARK_ZSTD_INCLUDE OR NOT STARK_ZSTD_LIBRARY)
   _stark_missing("zstd (header and library)" libzstd-dev)
@@ -104,7 +108,7 @@ set_target_properties(stark::zstd PROPERTIES
 
 # CLI11 (header-only): the stark command and the harness's GPU-machine tool.
 add_library(stark::cli11 INTERFACE IMPORTED GLOBAL)
-find_path(STARK_CLI11_INCLUDE CLI/CLI.hpp HINTS ${STARK_CARRIED_INCLUDE_DIR})
+find_path(STARK_CLI11_INCLUDE CLI/CLI.hpp PATHS ${STARK_CARRIED_INCLUDE_DIR}/cli11)
 if(STARK_CLI11_INCLUDE)
   set_target_properties(stark::cli11 PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${STARK_CLI11_INCLUDE}")
 endif()

@@ -29,18 +29,23 @@ prepare() {
   local stark=${1:-$root/build-harness-cli/cli/stark}
   [[ -x $stark ]] || { echo "gpu-run: no stark at $stark (build it, or pass its path)" >&2; exit 1; }
   rm -rf "$carry"
-  mkdir -p "$carry/include"
-  cp -r /usr/include/nlohmann /usr/include/fmt /usr/include/CLI "$carry/include/"
-  cp /usr/include/xxhash.h /usr/include/zstd.h /usr/include/zstd_errors.h "$carry/include/"
+  # One folder per dependency (cmake/StarkDependencies.cmake): the machine may
+  # have some of them itself, in other versions, and they must never mix.
+  mkdir -p "$carry"/include/{json,fmt,cli11,xxhash,zstd,httplib}
+  cp -r /usr/include/nlohmann "$carry/include/json/"
+  cp -r /usr/include/fmt "$carry/include/fmt/"
+  cp -r /usr/include/CLI "$carry/include/cli11/"
+  cp /usr/include/xxhash.h "$carry/include/xxhash/"
+  cp /usr/include/zstd.h /usr/include/zstd_errors.h "$carry/include/zstd/"
   cp -r /usr/src/googletest "$carry/googletest"
   # The committed tree, built there: uncommitted work of others in this
   # checkout (it travels with the working tree) cannot break the GPU build.
   mkdir -p "$carry/src"
   git archive HEAD | tar -x -C "$carry/src"
   # Header-only test dependencies of other folders' tests, so configuring succeeds.
-  cp /usr/include/httplib.h "$carry/include/"
+  cp /usr/include/httplib.h "$carry/include/httplib/"
   mkdir -p "$carry/pkgconfig"
-  printf 'prefix=${pcfiledir}/..\nincludedir=${prefix}/include\nName: cpp-httplib\nDescription: carried header\nVersion: 0.11.4\nCflags: -I${includedir}\n' \
+  printf 'prefix=${pcfiledir}/..\nincludedir=${prefix}/include/httplib\nName: cpp-httplib\nDescription: carried header\nVersion: 0.11.4\nCflags: -I${includedir}\n' \
     >"$carry/pkgconfig/cpp-httplib.pc"
   grep -qx '/.device-harness/' .git/info/exclude 2>/dev/null || echo '/.device-harness/' >> .git/info/exclude
   # examples/nnops scanned with the paths the GPU machine will use:
