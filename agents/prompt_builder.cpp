@@ -73,6 +73,16 @@ std::string node_list(const std::vector<const SearchNode*>& nodes, const SearchN
   return out;
 }
 
+/// Plans made for the same node at the same time must differ (and must not
+/// share a cached reply): each one is told its rank.
+std::string proposal_text(int proposal) {
+  if (proposal == 0) return "Choose the transformation you expect to gain the most.";
+  return fmt::format(
+      "{} other plan{} for this kernel {} being made at the same time; they take the most promising "
+      "idea{}. Choose the idea you rank number {} instead.",
+      proposal, proposal == 1 ? "" : "s", proposal == 1 ? "is" : "are", proposal == 1 ? "" : "s", proposal + 1);
+}
+
 }  // namespace
 
 std::string three_digits(double v) {
@@ -89,7 +99,8 @@ Prompt plan_prompt(const PlanInput& in) {
                                                                {"node", node_text(*in.node, *in.root, false)},
                                                                {"root", node_text(*in.root, *in.root, false)},
                                                                {"children", node_list(in.children, *in.root)},
-                                                               {"leaderboard", node_list(in.leaderboard, *in.root)}});
+                                                               {"leaderboard", node_list(in.leaderboard, *in.root)},
+                                                               {"proposal", proposal_text(in.proposal)}});
   return {std::string(prompt_template("system")), user};
 }
 

@@ -52,7 +52,9 @@ struct Expander {
     Variant variant;
     if (sel.expansion == Expansion::PlanCode) {
       n.role = "plan+code";
-      auto plan = team.plan(plan_window(tree, sel.node, brief));
+      PlanInput window = plan_window(tree, sel.node, brief);
+      window.proposal = sel.proposal;
+      auto plan = team.plan(window);
       add_usage(usage, plan.usage);
       if (!plan.value) return {failed(n, "plan_failed", plan.value.error().message), usage};
       Plan p = *plan.value;
@@ -102,7 +104,8 @@ struct State {
 
 json state_json(const State& s) {
   json pending = json::array();
-  for (const auto& p : s.pending) pending.push_back({{"node", p.node}, {"debug", p.expansion == Expansion::Debug}});
+  for (const auto& p : s.pending)
+    pending.push_back({{"node", p.node}, {"debug", p.expansion == Expansion::Debug}, {"proposal", p.proposal}});
   return {{"schema", "stark.search/1"},
           {"kernel", s.kernel},
           {"source_hash", s.source_hash},
@@ -123,7 +126,8 @@ std::optional<State> load_state(const std::filesystem::path& file, const KernelB
   if (!tree) return std::nullopt;
   State s{brief.kernel->id, content_hash(brief.source), std::move(*tree), j->value("rng", ""), {}, {}};
   for (const auto& p : j->value("pending", json::array()))
-    s.pending.push_back({p.at("node").get<int>(), p.value("debug", false) ? Expansion::Debug : Expansion::PlanCode});
+    s.pending.push_back({p.at("node").get<int>(), p.value("debug", false) ? Expansion::Debug : Expansion::PlanCode,
+                         p.value("proposal", 0)});
   auto u = j->value("usage", json::object());
   s.usage.tokens.prompt = u.value("prompt", int64_t{0});
   s.usage.tokens.completion = u.value("completion", int64_t{0});
@@ -215,6 +219,7 @@ SearchOutcome run_search(const KernelBrief& brief, Team& team, Evaluator& evalua
       for (int i = 0; i < wave; ++i) {
         auto sel = select_node(tree, options.rules, rng, in_flight);
         if (!sel) break;
+        sel->proposal = in_flight[sel->node];
         state->pending.push_back(*sel);
         ++in_flight[sel->node];
       }

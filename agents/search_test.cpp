@@ -127,6 +127,24 @@ TEST(Search, ResumesAfterAnInterruptionToTheSameTree) {
   EXPECT_LT(second.evaluator.calls(), 17);  // the finished nodes were not redone
 }
 
+TEST(Search, NodesThatFailedBeforeAnyCodeSurviveResume) {
+  auto dir = std::filesystem::temp_directory_path() / "stark_search_test_nocode";
+  std::filesystem::remove_all(dir);
+  Fixture f;
+  f.brief.source += "\n// PLANLESS";  // the scripted team refuses to plan for this kernel
+  SearchOptions o = options(3, 1, 1);
+  o.state_file = dir / "state.json";
+  auto first = f.run(o);
+  ASSERT_EQ(first.tree.size(), 4u);
+  EXPECT_EQ(first.tree.node(1).status, "plan_failed");
+  EXPECT_FALSE(first.tree.to_result_nodes()[1].variant);
+  Fixture again;
+  again.brief.source = f.brief.source;
+  auto resumed = again.run(o);
+  EXPECT_TRUE(resumed.resumed);
+  EXPECT_EQ(resumed.tree.to_json(), first.tree.to_json());
+}
+
 TEST(Search, AFailedBaselineStopsAtOnce) {
   Fixture f;
   f.brief.source = "__global__ void saxpy() { BROKEN }";

@@ -90,9 +90,11 @@ std::vector<TreeNode> SearchTree::to_result_nodes() const {
     t.status = n.status;
     t.time_us = n.time_us;
     t.diagnostics = n.diagnostics;
-    Variant v = n.variant;
-    v.kernel.clear();
-    t.variant = v;
+    if (!n.variant.source.empty()) {  // failed before any code was written: no variant
+      Variant v = n.variant;
+      v.kernel.clear();
+      t.variant = v;
+    }
     t.strategy = n.strategy;
     out.push_back(std::move(t));
   }
@@ -108,7 +110,7 @@ json SearchTree::to_json() const {
                      {"role", n.role},
                      {"strategy", n.strategy},
                      {"plan", n.plan},
-                     {"variant", n.variant},
+                     {"variant", n.variant.source.empty() ? json(nullptr) : json(n.variant)},
                      {"state", to_string(n.state)},
                      {"status", n.status},
                      {"time_us", or_null(n.time_us)},
@@ -131,7 +133,7 @@ Expected<SearchTree> SearchTree::from_json(const json& j) {
       n.role = nj.at("role").get<std::string>();
       n.strategy = nj.value("strategy", "");
       n.plan = nj.value("plan", "");
-      n.variant = nj.at("variant").get<Variant>();
+      if (!nj.at("variant").is_null()) n.variant = nj.at("variant").get<Variant>();
       std::string state = nj.at("state").get<std::string>();
       n.state = state == "correct" ? NodeState::Correct : state == "untimed" ? NodeState::Untimed : NodeState::Failed;
       n.status = nj.value("status", "");

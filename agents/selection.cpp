@@ -16,8 +16,14 @@ int pending(const std::map<int, int>& in_flight, int id) {
 
 bool is_selectable(const SearchTree& tree, int id, const SelectionRules& rules, const std::map<int, int>& in_flight) {
   const SearchNode& n = tree.node(id);
-  int children = static_cast<int>(n.children.size()) + pending(in_flight, id);
-  if (id == 0) return n.healthy() && children < rules.n_root;
+  if (id == 0) {
+    // Only children that produced a candidate use up the root's slots: a
+    // plan lost to a failing API is no idea explored.
+    int tried = pending(in_flight, id);
+    for (int c : n.children) tried += !tree.node(c).variant.source.empty();
+    return n.healthy() && tried < rules.n_root;
+  }
+  if (!n.healthy() && n.variant.source.empty()) return false;  // failed before writing code: nothing to debug
   bool all_failed = std::all_of(n.children.begin(), n.children.end(),
                                 [&](int c) { return tree.node(c).state == NodeState::Failed; });
   if (static_cast<int>(n.children.size()) > rules.n_child && all_failed) return false;  // dead branch

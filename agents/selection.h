@@ -26,6 +26,7 @@ enum class Expansion {
 struct Selection {
   int node = 0;
   Expansion expansion = Expansion::PlanCode;
+  int proposal = 0;  // expansions of the same node already selected in this wave
 };
 
 /// Picks the next node to expand. in_flight counts expansions already

@@ -34,6 +34,7 @@ struct PlanInput {
   const SearchNode* root = nullptr;
   std::vector<const SearchNode*> children;
   std::vector<const SearchNode*> leaderboard;
+  int proposal = 0;  // how many other plans for this node are being made at the same time before this one
 };
 
 /// A grounded instruction: the node's source with span markers around the

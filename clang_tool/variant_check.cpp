@@ -7,19 +7,14 @@
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Frontend/CompilerInstance.h>
-#include <clang/Frontend/FrontendAction.h>
 #include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
-#include <clang/Tooling/Tooling.h>
 #include <fmt/format.h>
-#include <llvm/Support/VirtualFileSystem.h>
 
 #include <set>
 
-#include "clang_tool/annotation.h"
-#include "clang_tool/clang_errors.h"
 #include "clang_tool/mangle.h"
-#include "core/file_io.h"
+#include "clang_tool/patched_unit.h"
 #include "core/launch_override_check.h"
 #include "core/paths.h"
 
@@ -39,9 +34,7 @@ const std::set<std::string, std::less<>> kFreestanding = {
 
 /// Where the variant sits in the patched file, and what was found there.
 struct Scope {
-  fs::path file;  // absolute path of the patched file
-  int64_t begin = 0, end = 0;
-  int first_line = 1;  // line of `begin` in the patched file
+  PatchedSource patch;
   fs::path root, cuda;
   std::vector<std::string> problems;
   std::set<std::string> kernel_symbols;
@@ -55,11 +48,7 @@ class IncludeCheck : public PPCallbacks {
   void InclusionDirective(SourceLocation hash, const Token&, StringRef name, bool, CharSourceRange,
                           OptionalFileEntryRef file, StringRef, StringRef, const Module*, bool,
                           SrcMgr::CharacteristicKind) override {
-    SourceLocation at = sm_.getExpansionLoc(hash);
-    auto entry = sm_.getFileEntryRefForID(sm_.getFileID(at));
-    if (!entry || absolute_normal(std::string(entry->getName())) != scope_.file) return;
-    int64_t off = sm_.getFileOffset(at);
-    if (off < scope_.begin || off >= scope_.end) return;
+    if (!scope_.patch.contains(sm_, hash)) return;
     if (kFreestanding.count(name.str())) return;
     if (file) {
       fs::path p = absolute_normal(std::string(file->getName()));
@@ -110,14 +99,7 @@ class DeclCheck : public ASTConsumer {
   }
 
  private:
-  bool in_scope(const Decl* d) const {
-    const SourceManager& sm = ctx_->getSourceManager();
-    SourceLocation at = sm.getExpansionLoc(d->getLocation());
-    auto entry = sm.getFileEntryRefForID(sm.getFileID(at));
-    if (!entry || absolute_normal(std::string(entry->getName())) != scope_.file) return false;
-    int64_t off = sm.getFileOffset(at);
-    return off >= scope_.begin && off < scope_.end;
-  }
+  bool in_scope(const Decl* d) const { return scope_.patch.contains(ctx_->getSourceManager(), d->getLocation()); }
 
   void walk(const DeclContext* dc) {
     for (const Decl* d : dc->decls()) {
@@ -189,75 +171,31 @@ class DeclCheck : public ASTConsumer {
   std::unique_ptr<KernelMangler> mangler_;
 };
 
-class CheckAction : public ASTFrontendAction {
- public:
-  CheckAction(Scope& scope, const Kernel& kernel) : scope_(scope), kernel_(kernel) {}
-
- protected:
-  bool BeginSourceFileAction(CompilerInstance& ci) override {
-    ci.getPreprocessor().addPPCallbacks(std::make_unique<IncludeCheck>(ci.getSourceManager(), scope_));
-    return true;
-  }
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance&, StringRef) override {
-    return std::make_unique<DeclCheck>(scope_, kernel_);
-  }
-
- private:
-  Scope& scope_;
-  const Kernel& kernel_;
-};
-
-/// "variant line 3:7: error: ..." for errors inside the variant, else "file:line:col: ...".
-std::string describe(const Diagnostic& d, const Scope& scope, int variant_lines) {
-  if (d.file == scope.file.string() && d.line >= scope.first_line && d.line < scope.first_line + variant_lines)
-    return fmt::format("variant line {}:{}: {}", d.line - scope.first_line + 1, d.column, d.message);
-  return d.format();
-}
-
 }  // namespace
 
 ClangVariantValidator::ClangVariantValidator(ClangSetup setup, fs::path source_root)
     : setup_(std::move(setup)), root_(absolute_normal(source_root)) {}
 
 Expected<void> ClangVariantValidator::validate(const Kernel& kernel, const Variant& variant) {
-  register_stark_attribute();
   if (!kernel.compile) return Error{fmt::format("kernel '{}' has no compile command in the manifest", kernel.id)};
   if (auto ok = check_launch_override(kernel, variant.launch); !ok) return ok;
+  auto patch = patch_kernel_file(kernel, variant.source, root_);
+  if (!patch) return patch.error();
 
   Scope scope;
-  scope.file = absolute_normal(root_ / kernel.file);
+  scope.patch = std::move(*patch);
   scope.root = root_;
   scope.cuda = absolute_normal(cuda_path_of(kernel.compile->arguments));
-  auto original = read_file(scope.file);
-  if (!original) return original.error();
-  if (kernel.range.end > static_cast<int64_t>(original->size()) || kernel.range.begin > kernel.range.end)
-    return Error{fmt::format("'{}' changed since it was scanned (the kernel's range is past its end)", kernel.file)};
-  std::string patched = original->substr(0, kernel.range.begin) + variant.source + original->substr(kernel.range.end);
-  scope.begin = kernel.range.begin;
-  scope.end = kernel.range.begin + static_cast<int64_t>(variant.source.size());
-  scope.first_line = 1 + static_cast<int>(std::count(original->begin(), original->begin() + kernel.range.begin, '\n'));
-  int variant_lines = 1 + static_cast<int>(std::count(variant.source.begin(), variant.source.end(), '\n'));
-
-  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> fs(
-      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
-  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory(new llvm::vfs::InMemoryFileSystem);
-  memory->addFile(scope.file.string(), 0, llvm::MemoryBuffer::getMemBufferCopy(patched));
-  fs->pushOverlay(memory);
-  fs->setCurrentWorkingDirectory(kernel.compile->directory);
-  llvm::IntrusiveRefCntPtr<FileManager> files(new FileManager(FileSystemOptions(), fs));
-
-  std::vector<Diagnostic> errors;
-  ClangErrorCollector collector(errors, kernel.compile->directory);
-  tooling::ToolInvocation invocation(clang_arguments(*kernel.compile, setup_),
-                                     std::make_unique<CheckAction>(scope, kernel), files.get());
-  invocation.setDiagnosticConsumer(&collector);
-  invocation.run();
+  auto errors = parse_patched(kernel, scope.patch, setup_, [&](CompilerInstance& ci) {
+    ci.getPreprocessor().addPPCallbacks(std::make_unique<IncludeCheck>(ci.getSourceManager(), scope));
+    return std::make_unique<DeclCheck>(scope, kernel);
+  });
 
   // What the checks found comes first: a forbidden include can be the reason the rest fails to parse.
   std::vector<std::string> lines = scope.problems;
   if (!errors.empty()) {
     lines.push_back("the variant does not parse:");
-    for (size_t i = 0; i < errors.size() && i < 10; ++i) lines.push_back(describe(errors[i], scope, variant_lines));
+    for (size_t i = 0; i < errors.size() && i < 10; ++i) lines.push_back(scope.patch.describe(errors[i]));
   }
   if (!lines.empty()) return Error{fmt::format("{}", fmt::join(lines, "\n"))};
   if (!scope.kernel_found)

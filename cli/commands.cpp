@@ -9,9 +9,10 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   out.push_back(make_scan_command());
   out.push_back(make_capture_command());
   out.push_back(make_eval_command());
+  out.push_back(make_optimize_command());
   out.push_back(make_doctor_command());
-  out.push_back(make_apply_command());
   out.push_back(make_report_command());
+  out.push_back(make_apply_command());
   return out;
 }
 

@@ -10,10 +10,11 @@ namespace stark::cli {
 
 std::unique_ptr<Command> make_scan_command();
 std::unique_ptr<Command> make_doctor_command();
-std::unique_ptr<Command> make_apply_command();
-std::unique_ptr<Command> make_report_command();
+std::unique_ptr<Command> make_optimize_command();
 std::unique_ptr<Command> make_capture_command();
 std::unique_ptr<Command> make_eval_command();
+std::unique_ptr<Command> make_report_command();
+std::unique_ptr<Command> make_apply_command();
 
 }  // namespace stark::cli
 

@@ -65,6 +65,7 @@ Expected<void> SimulatedValidator::validate(const Kernel&, const Variant& varian
 }
 
 RoleReply<Plan> ScriptedTeam::plan(const PlanInput& in) {
+  if (in.brief->source.find("PLANLESS") != std::string::npos) return {Error{"no idea"}, {}};
   Plan p;
   p.strategy = fmt::format("idea {}.{}", in.node->id, in.children.size());
   p.grounded = in.node->variant.source;  // no markers: the search grounds it on the whole body

@@ -1,0 +1,73 @@
+#include "agents/builtin/block_reduce_atomic.h"
+
+#include <fmt/format.h>
+
+#include "agents/builtin/device_helpers.h"
+#include "agents/builtin/guarded_body.h"
+#include "agents/builtin/rewrite.h"
+
+namespace stark::builtin {
+
+namespace {
+
+const AtomicCall* single_uniform_add(const KernelAnalysis& a) {
+  if (a.atomics.size() != 1) return nullptr;
+  const AtomicCall& at = a.atomics[0];
+  if (at.function != "atomicAdd" || !at.uniform_address || at.base.empty() || at.loop >= 0) return nullptr;
+  if (at.statement.text != at.call.text) return nullptr;  // its result must be unused
+  return &at;
+}
+
+}  // namespace
+
+std::vector<Params> BlockReduceAtomic::candidates(const Subject& s) const {
+  const KernelAnalysis& a = *s.analysis;
+  if (s.has(name()) || !single_uniform_add(a) || !guarded_body(a, s.source) || !a.loops.empty() || a.uses_sync)
+    return {};
+  std::vector<Params> out;
+  for (auto [block, per_sm] : {std::pair{256, 8}, {512, 4}, {256, 16}, {1024, 2}, {128, 16}})
+    out.push_back({{{"block", block}, {"blocks_per_sm", per_sm}}});
+  return out;
+}
+
+Expected<Variant> BlockReduceAtomic::apply(const Subject& s, const Params& p) const {
+  const KernelAnalysis& a = *s.analysis;
+  const AtomicCall* at = single_uniform_add(a);
+  std::string why;
+  auto body = guarded_body(a, s.source, &why);
+  if (!at || !body) return Error{"block-reduce does not apply: " + (why.empty() ? std::string("no single atomicAdd into one address") : why)};
+  if (at->call.begin < body->begin || at->call.end > body->end) return Error{"block-reduce: the atomicAdd is not in the per-element code"};
+
+  std::string type = element_type(a, at->base);
+  std::string acc = helper_name(a.name, "sum");
+  std::string reduce = helper_name(a.name, "block_sum");
+  std::string indent = indentation_at(s.source, body->replace_begin);
+  // The per-element code with the atomic turned into a register accumulation.
+  std::string element = s.source.substr(static_cast<size_t>(body->begin), static_cast<size_t>(at->call.begin - body->begin)) +
+                        fmt::format("{} += ({})", acc, at->value.text) +
+                        s.source.substr(static_cast<size_t>(at->call.end), static_cast<size_t>(body->end - at->call.end));
+  const ThreadIndex& idx = *body->index;
+  std::string itype = declared_type(idx.statement.text, idx.var);
+  std::string code = fmt::format(
+      "{t} {acc} = static_cast<{t}>(0);\n"
+      "{ind}for ({it} {i} = blockIdx.x * blockDim.x + threadIdx.x; {i} < {n}; {i} += gridDim.x * blockDim.x) {{\n"
+      "{ind}  {element}\n"
+      "{ind}}}\n"
+      "{ind}{acc} = {reduce}({acc});\n"
+      "{ind}if (threadIdx.x == 0) atomicAdd({addr}, {acc});",
+      fmt::arg("t", type), fmt::arg("acc", acc), fmt::arg("ind", indent), fmt::arg("it", itype), fmt::arg("i", idx.var),
+      fmt::arg("n", body->guard->bound.text), fmt::arg("element", indent_more(element, "  ")), fmt::arg("reduce", reduce),
+      fmt::arg("addr", at->address.text));
+  std::vector<Edit> edits = {{body->replace_begin, body->replace_end, code},
+                             before_kernel(a, block_reduce_helper(reduce, type, ReduceOp::Sum))};
+  auto source = apply_edits(s.source, edits);
+  if (!source) return source.error();
+  Variant v;
+  v.kernel = s.kernel->id;
+  v.source = *source;
+  v.launch.block = {std::to_string(p.get("block"))};
+  v.launch.grid = {fmt::format("min(ceil_div(grid.x * block.x, {}), {})", p.get("block"), s.sm_count() * p.get("blocks_per_sm"))};
+  return v;
+}
+
+}  // namespace stark::builtin

@@ -1,0 +1,158 @@
+#include "agents/builtin/builtin_team.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <set>
+
+#include "agents/builtin/catalogue.h"
+#include "agents/grounded.h"
+#include "core/hash.h"
+
+namespace stark {
+
+using builtin::catalogue;
+using builtin::find_strategy;
+using builtin::parse_label;
+using builtin::Params;
+using builtin::Strategy;
+using builtin::Subject;
+
+BuiltinTeam::BuiltinTeam(std::filesystem::path source_root, ClangSetup setup)
+    : root_(std::move(source_root)), setup_(std::move(setup)) {}
+
+Expected<std::shared_ptr<const KernelAnalysis>> BuiltinTeam::analysis(const Kernel& kernel, const std::string& source) {
+  std::string key = kernel.id + "|" + content_hash(source);
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = analyses_.find(key); it != analyses_.end()) return it->second;
+  }
+  auto a = analyze_kernel(kernel, source, setup_, root_);  // a parse: outside the lock
+  if (!a) return a.error();
+  auto shared = std::make_shared<const KernelAnalysis>(std::move(*a));
+  std::lock_guard lock(mutex_);
+  analyses_[key] = shared;
+  return shared;
+}
+
+namespace {
+
+/// Candidates that differ only in their launch share a source: key by both.
+std::string candidate_key(const std::string& source, const LaunchOverride& launch) {
+  return content_hash(source + "\n" + nlohmann::json(launch).dump());
+}
+
+}  // namespace
+
+std::vector<std::string> BuiltinTeam::applied_on(const std::string& source, const LaunchOverride& launch) {
+  std::lock_guard lock(mutex_);
+  auto it = origins_.find(candidate_key(source, launch));
+  return it == origins_.end() ? std::vector<std::string>{} : it->second.applied;
+}
+
+Expected<std::vector<std::string>> BuiltinTeam::options(const Kernel& kernel, const std::string& source,
+                                                        const LaunchOverride& launch, const std::optional<GpuInfo>& gpu) {
+  auto a = analysis(kernel, source);
+  if (!a) return a.error();
+  Subject s{&kernel, source, launch, a->get(), gpu, applied_on(source, launch)};
+  // Structural strategies with all their parameter sets first (they are the
+  // big wins and the parameters matter); then each polish strategy's first
+  // set; then the polish alternatives.
+  std::vector<std::string> first, later;
+  for (const auto& strategy : catalogue()) {
+    auto sets = strategy->candidates(s);
+    for (size_t i = 0; i < sets.size(); ++i) {
+      std::string l = label(*strategy, sets[i]);
+      (builtin::is_structural(*strategy) || i == 0 ? first : later).push_back(l);
+    }
+  }
+  first.insert(first.end(), later.begin(), later.end());
+  return first;
+}
+
+Expected<Variant> BuiltinTeam::build(const Kernel& kernel, const std::string& label_text, const std::string& source,
+                                     const LaunchOverride& launch, const std::optional<GpuInfo>& gpu,
+                                     const std::vector<std::string>& applied) {
+  auto parsed = parse_label(label_text);
+  if (!parsed) return Error{fmt::format("builtin: '{}' is not a strategy of the built-in expert", label_text)};
+  const Strategy* strategy = find_strategy(parsed->first);
+  if (!strategy) return Error{fmt::format("builtin: unknown strategy '{}'", parsed->first)};
+  auto a = analysis(kernel, source);
+  if (!a) return a.error();
+  Subject s{&kernel, source, launch, a->get(), gpu, applied};
+  auto v = strategy->apply(s, parsed->second);
+  if (!v) return v.error();
+  Origin origin{source, launch, label_text, applied};
+  origin.applied.push_back(strategy->name());
+  std::lock_guard lock(mutex_);
+  origins_[candidate_key(v->source, v->launch)] = std::move(origin);
+  return v;
+}
+
+RoleReply<Plan> BuiltinTeam::plan(const PlanInput& in) {
+  const Kernel& kernel = *in.brief->kernel;
+  const SearchNode& node = *in.node;
+  auto all = options(kernel, node.variant.source, node.variant.launch, in.brief->gpu);
+  if (!all) return {Error{"builtin: cannot analyse the kernel: " + all.error().message}, {}};
+  std::set<std::string> tried;
+  for (const SearchNode* c : in.children) tried.insert(c->strategy);
+  std::vector<std::string> untried;
+  for (const auto& l : *all)
+    if (!tried.count(l)) untried.push_back(l);
+  // Plans made at the same time for this node take the next ones in order.
+  if (static_cast<size_t>(in.proposal) >= untried.size())
+    return {Error{fmt::format("builtin: no untried transformation left for this kernel ({} tried)", tried.size())}, {}};
+  const std::string& choice = untried[static_cast<size_t>(in.proposal)];
+  auto parsed = parse_label(choice);
+  const Strategy* strategy = parsed ? find_strategy(parsed->first) : nullptr;
+  Plan p;
+  p.strategy = choice;
+  auto body = find_body(node.variant.source, kernel.name);
+  if (body && strategy) p.grounded = ground_whole_body(node.variant.source, *body, strategy->summary());
+  return {p, {}};
+}
+
+RoleReply<Variant> BuiltinTeam::code(const CodeInput& in) {
+  const SearchNode& node = *in.node;
+  auto v = build(*in.brief->kernel, in.plan.strategy, node.variant.source, node.variant.launch, in.brief->gpu,
+                 applied_on(node.variant.source, node.variant.launch));
+  if (!v) return {v.error(), {}};
+  return {*v, {}};
+}
+
+RoleReply<Variant> BuiltinTeam::debug(const DebugInput& in) {
+  const SearchNode& failed = *in.node;
+  Origin origin;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = origins_.find(candidate_key(failed.variant.source, failed.variant.launch));
+    if (it == origins_.end())
+      return {Error{"builtin: the failed candidate was not made by this run of the expert; nothing to repair"}, {}};
+    origin = it->second;
+  }
+  auto parsed = parse_label(origin.label);
+  const Strategy* strategy = parsed ? find_strategy(parsed->first) : nullptr;
+  if (!strategy) return {Error{"builtin: no repair for '" + origin.label + "'"}, {}};
+  // Back off to the next parameter set of the same strategy that neither this
+  // candidate nor its siblings used.
+  std::set<std::string> used = {origin.label};
+  for (const SearchNode* s : in.siblings) used.insert(s->strategy);
+  auto a = analysis(*in.brief->kernel, origin.parent_source);
+  if (!a) return {a.error(), {}};
+  std::vector<std::string> parent_applied(origin.applied.begin(), origin.applied.end() - 1);
+  Subject s{in.brief->kernel, origin.parent_source, origin.parent_launch, a->get(), in.brief->gpu, parent_applied};
+  for (const auto& params : strategy->candidates(s)) {
+    std::string l = label(*strategy, params);
+    if (used.count(l)) continue;
+    auto v = build(*in.brief->kernel, l, origin.parent_source, origin.parent_launch, in.brief->gpu, parent_applied);
+    if (v) return {*v, {}};
+  }
+  return {Error{fmt::format("builtin: every parameter set of {} was tried; backing off", strategy->name())}, {}};
+}
+
+std::unique_ptr<Team> make_builtin_team(const Manifest& manifest, const ClangSetup& setup) {
+  return std::make_unique<BuiltinTeam>(manifest.source_root, setup);
+}
+
+}  // namespace stark

@@ -1,0 +1,42 @@
+#include "agents/builtin/catalogue.h"
+
+#include "agents/builtin/block_reduce_atomic.h"
+#include "agents/builtin/polish.h"
+#include "agents/builtin/privatize_histogram.h"
+#include "agents/builtin/row_cooperative.h"
+#include "agents/builtin/tile_matmul.h"
+#include "agents/builtin/tile_transpose.h"
+
+namespace stark::builtin {
+
+const std::vector<std::unique_ptr<Strategy>>& catalogue() {
+  static const std::vector<std::unique_ptr<Strategy>> all = [] {
+    std::vector<std::unique_ptr<Strategy>> v;
+    v.push_back(std::make_unique<BlockReduceAtomic>());
+    v.push_back(std::make_unique<PrivatizeHistogram>());
+    v.push_back(std::make_unique<RowCooperative>());
+    v.push_back(std::make_unique<TileTranspose>());
+    v.push_back(std::make_unique<TileMatmul>());
+    v.push_back(std::make_unique<LaunchShape>());
+    v.push_back(std::make_unique<RestrictPointers>());
+    v.push_back(std::make_unique<FastMath>());
+    v.push_back(std::make_unique<LaunchBounds>());
+    v.push_back(std::make_unique<UnrollLoops>());
+    return v;
+  }();
+  return all;
+}
+
+const Strategy* find_strategy(std::string_view name) {
+  for (const auto& s : catalogue())
+    if (s->name() == name) return s.get();
+  return nullptr;
+}
+
+bool is_structural(const Strategy& s) {
+  for (std::string_view n : {"block-reduce", "privatize", "block-per-row", "tile-transpose", "tile-matmul"})
+    if (s.name() == n) return true;
+  return false;
+}
+
+}  // namespace stark::builtin

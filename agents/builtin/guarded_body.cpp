@@ -1,0 +1,40 @@
+#include "agents/builtin/guarded_body.h"
+
+#include "agents/builtin/rewrite.h"
+
+namespace stark::builtin {
+
+std::optional<GuardedBody> guarded_body(const KernelAnalysis& a, const std::string& source, std::string* why) {
+  auto fail = [&](const char* reason) -> std::optional<GuardedBody> {
+    if (why) *why = reason;
+    return std::nullopt;
+  };
+  if (a.indices.size() != 1 || a.indices[0].axis != 'x') return fail("needs exactly one 1-D thread index");
+  GuardedBody g;
+  g.index = &a.indices[0];
+  for (const auto& guard : a.guards)
+    if (guard.var == g.index->var && !g.guard) g.guard = &guard;
+  if (!g.guard) return fail("no bound check on the thread index");
+  // The index declaration and the guard must be statements of the body itself.
+  int index_at = -1, guard_at = -1;
+  for (size_t i = 0; i < a.top_statements.size(); ++i) {
+    if (a.top_statements[i].begin == g.index->statement.begin) index_at = static_cast<int>(i);
+    if (a.top_statements[i].begin == g.guard->statement.begin) guard_at = static_cast<int>(i);
+  }
+  if (index_at < 0 || guard_at != index_at + 1) return fail("the bound check does not follow the index declaration");
+  g.replace_begin = g.index->statement.begin;
+  g.replace_end = statement_end(source, a.top_statements.back().end);
+  if (g.guard->early_return) {
+    if (guard_at + 1 >= static_cast<int>(a.top_statements.size())) return fail("nothing after the bound check");
+    g.begin = a.top_statements[static_cast<size_t>(guard_at) + 1].begin;
+    g.end = g.replace_end;
+  } else {
+    if (guard_at + 1 != static_cast<int>(a.top_statements.size())) return fail("statements after the guarded block");
+    if (!g.guard->then_body.valid()) return fail("cannot find the guarded statements");
+    g.begin = g.guard->then_body.begin;
+    g.end = statement_end(source, g.guard->then_body.end);
+  }
+  return g;
+}
+
+}  // namespace stark::builtin

@@ -1,0 +1,30 @@
+// The per-element work of a 1-D kernel: the statements a thread runs for its
+// index once the bound check passed, whether the kernel writes
+// `if (i < n) { ... }` or `if (i >= n) return; ...`. Strategies that give a
+// thread several elements (grid-stride loops) wrap exactly this text.
+#ifndef STARK_AGENTS_BUILTIN_GUARDED_BODY_H
+#define STARK_AGENTS_BUILTIN_GUARDED_BODY_H
+
+#include <optional>
+#include <string>
+
+#include "clang_tool/kernel_analysis.h"
+
+namespace stark::builtin {
+
+struct GuardedBody {
+  const ThreadIndex* index = nullptr;
+  const Guard* guard = nullptr;
+  int64_t begin = 0, end = 0;  // the per-element statements in the source
+  int64_t replace_begin = 0;   // from the index declaration...
+  int64_t replace_end = 0;     // ...to the end of the body's last statement
+};
+
+/// The per-element statements of a kernel shaped
+///   [locals...] int i = <1-D index>; <guard on i> <statements>
+/// or nullopt (with the reason in `why`).
+std::optional<GuardedBody> guarded_body(const KernelAnalysis& a, const std::string& source, std::string* why = nullptr);
+
+}  // namespace stark::builtin
+
+#endif  // STARK_AGENTS_BUILTIN_GUARDED_BODY_H

@@ -1,0 +1,155 @@
+#include "agents/builtin/polish.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <regex>
+
+#include "agents/builtin/guarded_body.h"
+#include "agents/builtin/rewrite.h"
+
+namespace stark::builtin {
+
+namespace {
+
+Variant with_source(const Subject& s, std::string source) {
+  Variant v;
+  v.kernel = s.kernel->id;
+  v.source = std::move(source);
+  v.launch = s.launch;
+  return v;
+}
+
+int64_t parse_int(const std::string& text) {
+  int64_t v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  return ec == std::errc() && ptr == text.data() + text.size() ? v : 0;
+}
+
+}  // namespace
+
+int64_t constant_block(const LaunchOverride& launch) {
+  if (launch.block.empty()) return 0;
+  int64_t total = 1;
+  for (const auto& b : launch.block) {
+    int64_t v = parse_int(b);
+    if (v <= 0) return 0;
+    total *= v;
+  }
+  return total;
+}
+
+std::vector<Params> LaunchShape::candidates(const Subject& s) const {
+  // Only the original's shape: the structural strategies set their own.
+  if (!s.launch.empty() || s.has(name()) || !guarded_body(*s.analysis, s.source)) return {};
+  return {{{{"block", 512}}}, {{{"block", 128}}}, {{{"block", 1024}}}, {{{"block", 256}}}};
+}
+
+Expected<Variant> LaunchShape::apply(const Subject& s, const Params& p) const {
+  if (!guarded_body(*s.analysis, s.source)) return Error{"block-size: not a 1-D kernel with a bound check"};
+  Variant v = with_source(s, s.source);
+  int64_t b = p.get("block");
+  v.launch.block = {std::to_string(b)};
+  v.launch.grid = {fmt::format("ceil_div(grid.x * block.x, {})", b)};
+  return v;
+}
+
+std::vector<Params> LaunchBounds::candidates(const Subject& s) const {
+  int64_t block = constant_block(s.launch);
+  if (s.has(name()) || s.analysis->has_launch_bounds || block <= 0 || !s.analysis->global_attr.valid()) return {};
+  return {{{{"threads", block}, {"min_blocks", 2}}}, {{{"threads", block}, {"min_blocks", 1}}}};
+}
+
+Expected<Variant> LaunchBounds::apply(const Subject& s, const Params& p) const {
+  const Snippet& g = s.analysis->global_attr;
+  if (!g.valid()) return Error{"launch-bounds: cannot find __global__"};
+  auto source = apply_edits(s.source, {{g.end, g.end, fmt::format(" __launch_bounds__({}, {})", p.get("threads"), p.get("min_blocks"))}});
+  if (!source) return source.error();
+  return with_source(s, *source);
+}
+
+std::vector<Params> RestrictPointers::candidates(const Subject& s) const {
+  if (s.has(name())) return {};
+  int pointers = 0;
+  for (const auto& prm : s.analysis->params) pointers += prm.kind == ParamKind::Pointer && !prm.is_restrict;
+  if (pointers < 2) return {};
+  return {Params{}};
+}
+
+Expected<Variant> RestrictPointers::apply(const Subject& s, const Params&) const {
+  // "T* name" / "T *name" in the declaration: add __restrict__ before the name.
+  std::vector<Edit> edits;
+  const std::string& decl = s.analysis->declaration.text;
+  for (const auto& prm : s.analysis->params) {
+    if (prm.kind != ParamKind::Pointer || prm.is_restrict) continue;
+    std::regex re(fmt::format(R"(\*\s*({})\s*[,)])", prm.name));
+    std::smatch m;
+    if (!std::regex_search(decl, m, re)) return Error{fmt::format("restrict: cannot find parameter '{}'", prm.name)};
+    int64_t at = s.analysis->declaration.begin + m.position(1);
+    edits.push_back({at, at, "__restrict__ "});
+  }
+  auto source = apply_edits(s.source, edits);
+  if (!source) return source.error();
+  return with_source(s, *source);
+}
+
+std::vector<Params> FastMath::candidates(const Subject& s) const {
+  if (s.has(name())) return {};
+  for (const auto& m : s.analysis->math)
+    if (m.function.back() == 'f') return {Params{}};
+  return {};
+}
+
+Expected<Variant> FastMath::apply(const Subject& s, const Params&) const {
+  std::vector<Edit> edits;
+  for (const auto& m : s.analysis->math) {
+    if (m.function.back() != 'f' || !m.name.valid()) continue;  // single precision only
+    if (m.function == "powf" || m.function == "tanhf") continue;  // no safe intrinsic
+    edits.push_back({m.name.begin, m.name.end, "__" + m.function});
+  }
+  if (edits.empty()) return Error{"fast-math: no single-precision math call with an intrinsic"};
+  auto source = apply_edits(s.source, edits);
+  if (!source) return source.error();
+  return with_source(s, *source);
+}
+
+namespace {
+
+/// Loops a pragma can go in front of: the header starts its line, and the
+/// line before does not already hold a pragma.
+std::vector<const Loop*> unrollable(const Subject& s) {
+  std::vector<const Loop*> out;
+  for (const auto& l : s.analysis->loops) {
+    if (l.depth != 0 && !l.trip_count) continue;
+    size_t at = static_cast<size_t>(l.header.begin);
+    size_t line = s.source.rfind('\n', at == 0 ? 0 : at - 1);
+    size_t start = line == std::string::npos ? 0 : line + 1;
+    if (s.source.find_first_not_of(" \t", start) != at) continue;
+    size_t prev = line == std::string::npos || line == 0 ? std::string::npos : s.source.rfind('\n', line - 1);
+    std::string previous = line == std::string::npos ? "" : s.source.substr(prev == std::string::npos ? 0 : prev + 1, line - (prev == std::string::npos ? 0 : prev + 1));
+    if (previous.find("#pragma") != std::string::npos) continue;
+    out.push_back(&l);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Params> UnrollLoops::candidates(const Subject& s) const {
+  if (s.has(name()) || unrollable(s).empty()) return {};
+  return {{{{"factor", 4}}}, {{{"factor", 8}}}};
+}
+
+Expected<Variant> UnrollLoops::apply(const Subject& s, const Params& p) const {
+  std::vector<Edit> edits;
+  for (const Loop* l : unrollable(s)) {
+    std::string pragma = l->trip_count && *l->trip_count <= 64 ? "#pragma unroll" : fmt::format("#pragma unroll {}", p.get("factor"));
+    edits.push_back({l->header.begin, l->header.begin, pragma + "\n" + indentation_at(s.source, l->header.begin)});
+  }
+  if (edits.empty()) return Error{"unroll: no loop to unroll"};
+  auto source = apply_edits(s.source, edits);
+  if (!source) return source.error();
+  return with_source(s, *source);
+}
+
+}  // namespace stark::builtin

@@ -1,0 +1,63 @@
+// Small strategies that apply to most kernels and to the results of the
+// structural ones: the launch shape of a 1-D kernel, __launch_bounds__,
+// __restrict__ pointers, fast math intrinsics and loop unrolling.
+#ifndef STARK_AGENTS_BUILTIN_POLISH_H
+#define STARK_AGENTS_BUILTIN_POLISH_H
+
+#include "agents/builtin/strategy.h"
+
+namespace stark::builtin {
+
+/// A different block size for a 1-D kernel whose threads each cover one
+/// index below a bound: the grid keeps covering the same range.
+class LaunchShape : public Strategy {
+ public:
+  std::string name() const override { return "block-size"; }
+  std::string summary() const override { return "another block size, the grid scaled to cover the same range"; }
+  std::vector<Params> candidates(const Subject& s) const override;
+  Expected<Variant> apply(const Subject& s, const Params& p) const override;
+};
+
+/// __launch_bounds__(block) when the block size is a known constant.
+class LaunchBounds : public Strategy {
+ public:
+  std::string name() const override { return "launch-bounds"; }
+  std::string summary() const override { return "__launch_bounds__ for the block size, so registers fit the occupancy"; }
+  std::vector<Params> candidates(const Subject& s) const override;
+  Expected<Variant> apply(const Subject& s, const Params& p) const override;
+};
+
+/// Top-level __restrict__ on the pointer parameters (an assumption that no
+/// two of them alias: the evaluator checks every captured launch).
+class RestrictPointers : public Strategy {
+ public:
+  std::string name() const override { return "restrict"; }
+  std::string summary() const override { return "__restrict__ pointers, so loads can use the read-only path"; }
+  std::vector<Params> candidates(const Subject& s) const override;
+  Expected<Variant> apply(const Subject& s, const Params& p) const override;
+};
+
+/// expf -> __expf and friends (checked against the tolerance like any candidate).
+class FastMath : public Strategy {
+ public:
+  std::string name() const override { return "fast-math"; }
+  std::string summary() const override { return "fast intrinsics (__expf, __logf...) within the tolerance"; }
+  std::vector<Params> candidates(const Subject& s) const override;
+  Expected<Variant> apply(const Subject& s, const Params& p) const override;
+};
+
+/// #pragma unroll on loops with a constant trip count, or unroll by a factor.
+class UnrollLoops : public Strategy {
+ public:
+  std::string name() const override { return "unroll"; }
+  std::string summary() const override { return "unrolled loops for instruction-level parallelism"; }
+  std::vector<Params> candidates(const Subject& s) const override;
+  Expected<Variant> apply(const Subject& s, const Params& p) const override;
+};
+
+/// The block size a variant launches with when it is a constant, else 0.
+int64_t constant_block(const LaunchOverride& launch);
+
+}  // namespace stark::builtin
+
+#endif  // STARK_AGENTS_BUILTIN_POLISH_H

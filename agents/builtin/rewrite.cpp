@@ -1,0 +1,86 @@
+#include "agents/builtin/rewrite.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <regex>
+
+namespace stark::builtin {
+
+Expected<std::string> apply_edits(std::string_view source, std::vector<Edit> edits) {
+  std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+  std::string out;
+  int64_t at = 0;
+  for (const auto& e : edits) {
+    if (e.begin < at || e.end < e.begin || e.end > static_cast<int64_t>(source.size()))
+      return Error{fmt::format("internal: overlapping or out-of-range edit at {}..{}", e.begin, e.end)};
+    out.append(source.substr(static_cast<size_t>(at), static_cast<size_t>(e.begin - at)));
+    out += e.text;
+    at = e.end;
+  }
+  out.append(source.substr(static_cast<size_t>(at)));
+  return out;
+}
+
+std::string indentation_at(std::string_view source, int64_t offset) {
+  size_t line = source.rfind('\n', offset > 0 ? static_cast<size_t>(offset - 1) : 0);
+  line = line == std::string_view::npos ? 0 : line + 1;
+  size_t end = line;
+  while (end < source.size() && (source[end] == ' ' || source[end] == '\t')) ++end;
+  return std::string(source.substr(line, end - line));
+}
+
+int64_t statement_end(std::string_view source, int64_t end) {
+  size_t p = static_cast<size_t>(end);
+  if (p > 0 && (source[p - 1] == ';' || source[p - 1] == '}')) return end;
+  while (p < source.size() && std::isspace(static_cast<unsigned char>(source[p]))) ++p;
+  if (p < source.size() && source[p] == ';') return static_cast<int64_t>(p + 1);
+  return end;
+}
+
+std::string declared_type(std::string_view declaration, std::string_view var) {
+  std::string text(declaration);
+  std::regex re(fmt::format(R"((?:for\s*\(\s*)?(.*?)\b{}\s*=)", std::string(var)));
+  std::smatch m;
+  if (!std::regex_search(text, m, re)) return "int";
+  std::string type = m[1].str();
+  while (!type.empty() && std::isspace(static_cast<unsigned char>(type.back()))) type.pop_back();
+  return type.empty() ? "int" : type;
+}
+
+std::string helper_name(std::string_view kernel, std::string_view what) {
+  std::string k;
+  for (char c : kernel) k += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  return fmt::format("stark_{}_{}", k, what);
+}
+
+std::string element_type(const KernelAnalysis& a, std::string_view name) {
+  const Param* p = a.param(name);
+  if (!p || p->kind != ParamKind::Pointer) return "float";
+  return p->pointee;
+}
+
+std::string indent_more(std::string_view text, std::string_view extra) {
+  std::string out;
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out += extra;
+  }
+  return out;
+}
+
+int scalar_size(std::string_view t) {
+  if (t == "char" || t == "signed char" || t == "unsigned char" || t == "bool") return 1;
+  if (t == "short" || t == "unsigned short" || t == "__half" || t == "half" || t == "__nv_bfloat16") return 2;
+  if (t == "double" || t == "long" || t == "unsigned long" || t == "long long" || t == "unsigned long long" ||
+      t == "size_t" || t == "int64_t" || t == "uint64_t")
+    return 8;
+  return 4;
+}
+
+Edit before_kernel(const KernelAnalysis& a, std::string text) {
+  return {a.declaration.begin, a.declaration.begin, std::move(text) + "\n"};
+}
+
+}  // namespace stark::builtin

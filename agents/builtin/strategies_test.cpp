@@ -1,0 +1,147 @@
+// The built-in expert on the example project's naive kernels (fixture
+// nnops): each kernel gets the strategy made for its pattern, and every
+// strategy's output passes the clang variant check and compiles with nvcc
+// for sm_90 and for the project's own architectures.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "agents/builtin/builtin_team.h"
+#include "agents/builtin/catalogue.h"
+#include "clang_tool/scan.h"
+#include "clang_tool/toolchain.h"
+#include "clang_tool/variant_check.h"
+#include "core/file_io.h"
+#include "harness/compile/compile_service.h"
+
+namespace stark {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Strategies : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    ScanOptions options;
+    options.build_dir = fs::path(STARK_BINARY_DIR) / "tests/projects/nnops-build";
+    options.target = "nnops";
+    auto out = scan_build(options);
+    ASSERT_TRUE(out) << out.error().message;
+    manifest_ = new Manifest(out->manifest);
+  }
+  static void TearDownTestSuite() { delete manifest_; }
+
+  static const Kernel& kernel(const std::string& id) {
+    const Kernel* k = manifest_->find_kernel(id);
+    EXPECT_TRUE(k) << id;
+    return *k;
+  }
+  static std::string source(const Kernel& k) {
+    auto text = read_file(fs::path(manifest_->source_root) / k.file);
+    return text->substr(k.range.begin, k.range.end - k.range.begin);
+  }
+  static ClangSetup setup() { return *locate_clang_setup(); }
+  static Manifest* manifest_;
+};
+Manifest* Strategies::manifest_ = nullptr;
+
+const std::optional<GpuInfo> kH200 = GpuInfo{"NVIDIA H200", "90", "", "13.0", 132, 4800};
+
+TEST_F(Strategies, EachNaiveKernelGetsItsPattern) {
+  BuiltinTeam team(manifest_->source_root, setup());
+  std::map<std::string, std::string> expected = {
+      {"src/reduce.cu:nnops::reduce_sum_kernel", "block-reduce("},
+      {"src/histogram.cu:nnops::histogram_kernel", "privatize("},
+      {"src/softmax.cu:nnops::softmax_rows_kernel", "block-per-row("},
+      {"src/layernorm.cu:nnops::layer_norm_kernel", "block-per-row("},
+      {"src/transpose.cu:nnops::transpose_kernel", "tile-transpose("},
+      {"src/matmul.cu:nnops::matmul_kernel", "tile-matmul("},
+      {"src/elementwise.cu:nnops::saxpy_kernel", "block-size("}};
+  for (const auto& [id, first] : expected) {
+    const Kernel& k = kernel(id);
+    auto options = team.options(k, source(k), {}, kH200);
+    ASSERT_TRUE(options) << id << ": " << options.error().message;
+    ASSERT_FALSE(options->empty()) << id;
+    EXPECT_EQ(options->front().rfind(first, 0), 0u) << id << " starts with " << options->front();
+  }
+}
+
+TEST_F(Strategies, EveryOptionValidatesAndCompiles) {
+  BuiltinTeam team(manifest_->source_root, setup());
+  ClangVariantValidator validator(setup(), manifest_->source_root);
+  harness::CompileService compiler({fs::temp_directory_path() / "stark_strategies_test_cache", 0, STARK_NVCC_PATH});
+  int checked = 0;
+  for (const auto& k : manifest_->kernels) {
+    auto options = team.options(k, source(k), {}, kH200);
+    ASSERT_TRUE(options) << k.id;
+    std::set<std::string> seen_strategies;
+    for (const auto& label : *options) {
+      // One parameter set per strategy keeps the test to minutes.
+      std::string name = label.substr(0, label.find('('));
+      if (!seen_strategies.insert(name).second) continue;
+      PlanInput unused;
+      KernelBrief brief;
+      brief.kernel = &k;
+      brief.gpu = kH200;
+      SearchNode root;
+      root.variant = Variant{k.id, source(k), {}};
+      CodeInput in;
+      in.brief = &brief;
+      in.node = &root;
+      in.root = &root;
+      in.plan = Plan{label, "", {}};
+      auto reply = team.code(in);
+      ASSERT_TRUE(reply.value) << k.id << " " << label << ": " << reply.value.error().message;
+      const Variant& v = *reply.value;
+      auto valid = validator.validate(k, v);
+      EXPECT_TRUE(valid) << k.id << " " << label << ": " << valid.error().message << "\n" << v.source;
+      for (const std::string sm : {"90", "80"}) {
+        auto built = compiler.compile({&k, manifest_->source_root, v.source, sm, harness::CompileMode::Cubin, std::nullopt});
+        ASSERT_TRUE(built) << built.error().message;
+        EXPECT_TRUE(built->ok) << k.id << " " << label << " sm_" << sm << ":\n" << built->log << "\n" << v.source;
+      }
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 15);
+}
+
+TEST_F(Strategies, DebugBacksOffToTheNextParameters) {
+  BuiltinTeam team(manifest_->source_root, setup());
+  const Kernel& k = kernel("src/softmax.cu:nnops::softmax_rows_kernel");
+  KernelBrief brief;
+  brief.kernel = &k;
+  brief.gpu = kH200;
+  SearchNode root;
+  root.variant = Variant{k.id, source(k), {}};
+  CodeInput in{&brief, &root, &root, {}, {}, Plan{"block-per-row(block=256)", "", {}}};
+  auto first = team.code(in);
+  ASSERT_TRUE(first.value);
+  SearchNode failed;
+  failed.id = 1;
+  failed.parent = 0;
+  failed.strategy = "block-per-row(block=256)";
+  failed.variant = *first.value;
+  failed.state = NodeState::Failed;
+  DebugInput d{&brief, &failed, &root, {}};
+  auto fix = team.debug(d);
+  ASSERT_TRUE(fix.value) << fix.value.error().message;
+  EXPECT_EQ(fix.value->launch.block.at(0), "512");
+}
+
+TEST_F(Strategies, UnrecognisedKernelsAreLeftAlone) {
+  // The non-annotated fill kernel shape with no loops, atomics or 2-D index
+  // gets only polish, never a structural rewrite.
+  BuiltinTeam team(manifest_->source_root, setup());
+  const Kernel& k = kernel("src/elementwise.cu:nnops::saxpy_kernel");
+  auto options = team.options(k, source(k), {}, kH200);
+  ASSERT_TRUE(options);
+  EXPECT_GE(options->size(), 4u) << ::testing::PrintToString(*options);
+  for (const auto& l : *options) {
+    std::string name = l.substr(0, l.find('('));
+    EXPECT_FALSE(builtin::is_structural(*builtin::find_strategy(name))) << l;
+  }
+}
+
+}  // namespace
+}  // namespace stark

@@ -1,0 +1,49 @@
+#include "agents/builtin/strategy.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+
+#include "core/text.h"
+
+namespace stark::builtin {
+
+std::string Params::describe() const {
+  std::string out;
+  for (const auto& [k, v] : values) out += fmt::format("{}{}={}", out.empty() ? "" : ",", k, v);
+  return out;
+}
+
+Expected<Params> Params::parse(std::string_view text) {
+  Params p;
+  if (trim(text).empty()) return p;
+  for (auto part : split(text, ',')) {
+    part = trim(part);
+    auto eq = part.find('=');
+    if (eq == std::string_view::npos) return Error{fmt::format("bad strategy parameter '{}'", part)};
+    int64_t v = 0;
+    auto value = part.substr(eq + 1);
+    auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+    if (ec != std::errc() || ptr != value.data() + value.size())
+      return Error{fmt::format("bad strategy parameter '{}'", part)};
+    p.values[std::string(part.substr(0, eq))] = v;
+  }
+  return p;
+}
+
+bool Subject::has(const std::string& strategy) const {
+  return std::find(applied.begin(), applied.end(), strategy) != applied.end();
+}
+
+std::string label(const Strategy& s, const Params& p) { return fmt::format("{}({})", s.name(), p.describe()); }
+
+std::optional<std::pair<std::string, Params>> parse_label(std::string_view text) {
+  auto open = text.find('(');
+  if (open == std::string_view::npos || text.back() != ')') return std::nullopt;
+  auto params = Params::parse(text.substr(open + 1, text.size() - open - 2));
+  if (!params) return std::nullopt;
+  return std::pair{std::string(text.substr(0, open)), *params};
+}
+
+}  // namespace stark::builtin

@@ -1,0 +1,65 @@
+// One transformation of the built-in expert's catalogue: it recognises the
+// code it applies to (from the clang analysis of the kernel) and rewrites
+// the kernel's source, keeping the user's names, types and expressions.
+#ifndef STARK_AGENTS_BUILTIN_STRATEGY_H
+#define STARK_AGENTS_BUILTIN_STRATEGY_H
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "clang_tool/kernel_analysis.h"
+#include "core/expected.h"
+#include "core/gpu_info.h"
+#include "core/manifest.h"
+#include "core/variant.h"
+
+namespace stark::builtin {
+
+/// Integer knobs of a strategy (block size, tile size...), in a stable order.
+struct Params {
+  std::map<std::string, int64_t> values;
+  int64_t get(const std::string& key) const { return values.at(key); }
+  /// "block=256,k=8"
+  std::string describe() const;
+  static Expected<Params> parse(std::string_view text);
+  bool operator==(const Params&) const = default;
+};
+
+/// What a strategy sees: the kernel, its current source and launch override,
+/// the analysis of that source, and the GPU.
+struct Subject {
+  const Kernel* kernel = nullptr;
+  std::string source;
+  LaunchOverride launch;
+  const KernelAnalysis* analysis = nullptr;
+  std::optional<GpuInfo> gpu;
+  std::vector<std::string> applied;  // strategy names already on this node's path from the root
+
+  int sm_count() const { return gpu && gpu->sm_count > 0 ? gpu->sm_count : 132; }
+  bool has(const std::string& strategy) const;
+};
+
+class Strategy {
+ public:
+  virtual ~Strategy() = default;
+  /// A short stable name: "block-reduce-atomic", "tile-transpose"...
+  virtual std::string name() const = 0;
+  /// One line for reports: what it does.
+  virtual std::string summary() const = 0;
+  /// Parameter sets worth trying, most promising first; empty: does not apply.
+  virtual std::vector<Params> candidates(const Subject& s) const = 0;
+  /// The rewritten kernel. Errors say why it cannot apply after all.
+  virtual Expected<Variant> apply(const Subject& s, const Params& p) const = 0;
+};
+
+/// "name(block=256,k=8)", the form plans and tree nodes carry.
+std::string label(const Strategy& s, const Params& p);
+
+/// Splits a label back; nullopt when it is not one.
+std::optional<std::pair<std::string, Params>> parse_label(std::string_view label);
+
+}  // namespace stark::builtin
+
+#endif  // STARK_AGENTS_BUILTIN_STRATEGY_H

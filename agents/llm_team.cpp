@@ -1,0 +1,75 @@
+#include "agents/llm_team.h"
+
+#include <fmt/format.h>
+
+#include <regex>
+
+#include "core/text.h"
+
+namespace stark {
+
+namespace {
+
+std::string summary_of(const std::string& text) {
+  static const std::regex strategy(R"((?:^|\n)\s*\**STRATEGY:?\**:?\s*([^\n]+))");
+  std::smatch m;
+  if (std::regex_search(text, m, strategy)) return std::string(trim(m[1].str()));
+  std::string first(trim(text.substr(0, text.find_first_of(".\n"))));
+  return first.size() > 200 ? first.substr(0, 200) : first;
+}
+
+}  // namespace
+
+LlmTeam::LlmTeam(llm::ChatClient& client, LlmTeamOptions options) : client_(client), options_(std::move(options)) {}
+
+LlmTeam::Answer LlmTeam::ask(const char* role, const Prompt& prompt, double temperature, const std::string& kernel) {
+  llm::ChatRequest request;
+  request.role_name = role;
+  request.model = options_.model;
+  request.system = prompt.system;
+  request.messages = {{"user", prompt.user}};
+  request.temperature = temperature;
+  request.max_tokens = options_.max_tokens;
+  auto reply = client_.complete(request);
+  if (!reply) return {reply.error(), {}, std::nullopt};
+  RoleUsage usage{{reply->prompt_tokens, reply->completion_tokens}, reply->cost_usd.value_or(0.0)};
+  auto parsed = parse_reply(reply->text, kernel, reply->truncated);
+  if (!parsed) {
+    // What a model said without code: its STRATEGY line, else its first sentence.
+    std::optional<std::string> prose;
+    if (!reply->truncated && !reply->text.empty()) prose = summary_of(reply->text);
+    return {Error{fmt::format("{} reply: {}", role, parsed.error().message)}, usage, prose};
+  }
+  return {std::move(*parsed), usage, std::nullopt};
+}
+
+RoleReply<Plan> LlmTeam::plan(const PlanInput& in) {
+  auto reply = ask("plan", plan_prompt(in), options_.plan_temperature, in.brief->kernel->name);
+  if (!reply.value && reply.prose) {
+    // A plan in words only: the search grounds it on the whole body.
+    Plan p;
+    p.strategy = *reply.prose;
+    return {p, reply.usage};
+  }
+  if (!reply.value) return {reply.value.error(), reply.usage};
+  Plan p;
+  p.strategy = reply.value->strategy.empty() ? "unnamed transformation" : reply.value->strategy;
+  p.grounded = reply.value->code;
+  p.launch = reply.value->launch;
+  return {p, reply.usage};
+}
+
+RoleReply<Variant> LlmTeam::code(const CodeInput& in) {
+  auto reply = ask("code", code_prompt(in), options_.code_temperature, in.brief->kernel->name);
+  if (!reply.value) return {reply.value.error(), reply.usage};
+  return {Variant{in.brief->kernel->id, reply.value->code, reply.value->launch}, reply.usage};
+}
+
+RoleReply<Variant> LlmTeam::debug(const DebugInput& in) {
+  auto reply = ask("debug", debug_prompt(in), options_.debug_temperature, in.brief->kernel->name);
+  if (!reply.value) return {reply.value.error(), reply.usage};
+  LaunchOverride launch = reply.value->launch.empty() ? in.node->variant.launch : reply.value->launch;
+  return {Variant{in.brief->kernel->id, reply.value->code, launch}, reply.usage};
+}
+
+}  // namespace stark

@@ -1,0 +1,50 @@
+// The plan, code and debug roles played by a language model: prompts from
+// the role's window of the tree, replies parsed as untrusted text.
+#ifndef STARK_AGENTS_LLM_TEAM_H
+#define STARK_AGENTS_LLM_TEAM_H
+
+#include <string>
+
+#include "agents/llm/chat.h"
+#include "agents/prompt_builder.h"
+#include "agents/reply_parser.h"
+#include "agents/team.h"
+
+namespace stark {
+
+/// Temperatures of DESIGN.md section 2: a creative planner, careful coders.
+struct LlmTeamOptions {
+  std::string backend;  // for result.json
+  std::string model;
+  double plan_temperature = 0.8;
+  double code_temperature = 0.1;
+  double debug_temperature = 0.1;
+  int max_tokens = 8192;
+};
+
+class LlmTeam : public Team {
+ public:
+  /// The client must outlive the team and be thread-safe.
+  LlmTeam(llm::ChatClient& client, LlmTeamOptions options);
+
+  BackendInfo info() const override { return {options_.backend, options_.model}; }
+  RoleReply<Plan> plan(const PlanInput& in) override;
+  RoleReply<Variant> code(const CodeInput& in) override;
+  RoleReply<Variant> debug(const DebugInput& in) override;
+
+ private:
+  /// A parsed reply; when it held no code, `prose` keeps what it said instead.
+  struct Answer {
+    Expected<ParsedReply> value;
+    RoleUsage usage;
+    std::optional<std::string> prose;
+  };
+  Answer ask(const char* role, const Prompt& prompt, double temperature, const std::string& kernel);
+
+  llm::ChatClient& client_;
+  LlmTeamOptions options_;
+};
+
+}  // namespace stark
+
+#endif  // STARK_AGENTS_LLM_TEAM_H

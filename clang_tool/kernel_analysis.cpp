@@ -1,0 +1,391 @@
+#include "clang_tool/kernel_analysis.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Lex/Lexer.h>
+#include <fmt/format.h>
+
+#include <regex>
+#include <set>
+
+#include "clang_tool/patched_unit.h"
+
+namespace stark {
+
+namespace {
+
+using namespace clang;
+
+const std::set<std::string> kFastMath = {"expf", "exp",  "logf", "log",  "sinf", "cosf",
+                                         "powf", "tanf", "exp2f", "log2f", "log10f", "tanhf"};
+
+/// Text of an index expression with spaces and integer casts removed, so
+/// "(int)(blockIdx.x * blockDim.x) + threadIdx.x" compares equal to "blockIdx.x*blockDim.x+threadIdx.x".
+std::string normal_form(std::string s) {
+  static const std::regex casts(R"(\((?:unsigned\s+)?(?:int|long|long long|size_t|int64_t|uint32_t|uint64_t|unsigned)\))");
+  static const std::regex static_casts(R"(static_cast<[^>]*>)");
+  s = std::regex_replace(s, static_casts, "");
+  s = std::regex_replace(s, casts, "");
+  std::string out;
+  for (char c : s)
+    if (!std::isspace(static_cast<unsigned char>(c)) && c != '(' && c != ')') out += c;
+  return out;
+}
+
+std::optional<char> thread_index_axis(const std::string& text) {
+  std::string t = normal_form(text);
+  for (char a : {'x', 'y', 'z'}) {
+    std::string bi = std::string("blockIdx.") + a, bd = std::string("blockDim.") + a, ti = std::string("threadIdx.") + a;
+    for (const std::string& form : {bi + "*" + bd + "+" + ti, bd + "*" + bi + "+" + ti, ti + "+" + bi + "*" + bd,
+                                    ti + "+" + bd + "*" + bi})
+      if (t == form) return a;
+  }
+  return std::nullopt;
+}
+
+class Analyzer : public RecursiveASTVisitor<Analyzer> {
+  using Base = RecursiveASTVisitor<Analyzer>;
+
+ public:
+  Analyzer(ASTContext& ctx, const PatchedSource& patch, KernelAnalysis& out)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), patch_(patch), out_(out) {}
+
+  Snippet snip(SourceRange r) const {
+    CharSourceRange cr = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(r), sm_, ctx_.getLangOpts());
+    if (cr.isInvalid()) return {};
+    int64_t b = patch_.offset(sm_, cr.getBegin());
+    if (b < 0) return {};
+    int64_t e = b + (sm_.getFileOffset(cr.getEnd()) - sm_.getFileOffset(cr.getBegin()));
+    return {Lexer::getSourceText(cr, sm_, ctx_.getLangOpts()).str(), b, e};
+  }
+
+  void run(FunctionDecl* kernel) {
+    kernel_ = kernel;
+    const auto* body = cast<CompoundStmt>(kernel->getBody());
+    out_.body = snip(body->getSourceRange());
+    out_.declaration = {patch_.text.substr(patch_.begin, out_.body.begin), 0, out_.body.begin};
+    if (const auto* g = kernel->getAttr<CUDAGlobalAttr>()) {
+      SourceLocation at = sm_.getExpansionLoc(g->getLocation());
+      int64_t b = patch_.offset(sm_, at);
+      if (b >= 0) out_.global_attr = {"__global__", b, b + 10};
+    }
+    out_.has_launch_bounds = kernel->hasAttr<CUDALaunchBoundsAttr>();
+    out_.is_template = kernel->getDescribedFunctionTemplate() != nullptr;
+    for (const Stmt* s : body->body()) {
+      out_.top_statements.push_back(snip(s->getSourceRange()));
+      if (const auto* ds = dyn_cast<DeclStmt>(s))
+        for (const Decl* d : ds->decls())
+          if (const auto* v = dyn_cast<VarDecl>(d)) out_.locals.push_back(v->getNameAsString());
+    }
+    TraverseStmt(kernel->getBody());
+  }
+
+  bool TraverseStmt(Stmt* s) {
+    if (!s) return true;
+    stack_.push_back(s);
+    bool r = Base::TraverseStmt(s);
+    stack_.pop_back();
+    return r;
+  }
+
+  bool TraverseForStmt(ForStmt* f) {
+    int index = add_loop(f);
+    loops_.push_back(index);
+    bool r = Base::TraverseForStmt(f);
+    loops_.pop_back();
+    return r;
+  }
+
+  bool VisitVarDecl(VarDecl* v) {
+    if (v->hasAttr<CUDASharedAttr>()) out_.uses_shared_memory = true;
+    if (!v->hasInit() || !loops_.empty()) return true;
+    Snippet init = snip(v->getInit()->getSourceRange());
+    if (auto axis = thread_index_axis(init.text)) {
+      const Stmt* decl_stmt = enclosing_statement();
+      out_.indices.push_back({v->getNameAsString(), *axis, decl_stmt ? snip(decl_stmt->getSourceRange()) : Snippet{}});
+      index_vars_.insert(v);
+    }
+    return true;
+  }
+
+  bool VisitIfStmt(IfStmt* s) {
+    std::vector<const BinaryOperator*> conds;
+    collect_conjuncts(s->getCond()->IgnoreParenImpCasts(), conds);
+    for (const BinaryOperator* c : conds) {
+      const auto* lhs = dyn_cast<DeclRefExpr>(c->getLHS()->IgnoreParenImpCasts());
+      if (!lhs || !index_vars_.count(dyn_cast<VarDecl>(lhs->getDecl()))) continue;
+      Guard g;
+      g.var = lhs->getDecl()->getNameAsString();
+      g.bound = snip(c->getRHS()->getSourceRange());
+      g.statement = snip(s->getSourceRange());
+      if (c->getOpcode() == BO_GE && is_return(s->getThen())) g.early_return = true;
+      else if (c->getOpcode() != BO_LT) continue;
+      if (!g.early_return) {
+        if (const auto* cs = dyn_cast<CompoundStmt>(s->getThen())) {
+          Snippet inner = snip(cs->getSourceRange());
+          if (inner.valid()) g.then_body = {inner.text.substr(1, inner.text.size() - 2), inner.begin + 1, inner.end - 1};
+        } else {
+          g.then_body = snip(s->getThen()->getSourceRange());  // a single statement (its ';' not included)
+        }
+      }
+      out_.guards.push_back(std::move(g));
+    }
+    return true;
+  }
+
+  bool VisitCallExpr(CallExpr* call) {
+    const FunctionDecl* f = call->getDirectCallee();
+    if (!f || !f->getIdentifier()) return true;
+    std::string name = f->getName().str();
+    if (name.rfind("__syncthreads", 0) == 0 || name == "__syncwarp") out_.uses_sync = true;
+    if (name.rfind("__shfl", 0) == 0 || name.rfind("__ballot", 0) == 0 || name.rfind("__reduce", 0) == 0)
+      out_.uses_warp_ops = true;
+    if (name.rfind("atomic", 0) == 0 && call->getNumArgs() >= 2) add_atomic(call, name);
+    if (kFastMath.count(name)) out_.math.push_back({name, snip(call->getCallee()->getSourceRange())});
+    return true;
+  }
+
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr*) { return true; }
+
+  bool VisitBinaryOperator(BinaryOperator* b) {
+    if (b->isAssignmentOp()) written_.insert(b->getLHS()->IgnoreParenImpCasts());
+    if (b->isCompoundAssignmentOp()) {
+      reduction_candidate(b->getLHS(), b->getOpcode() == BO_AddAssign ? '+' : 0, b->getRHS(), b);
+    } else if (b->getOpcode() == BO_Assign) {
+      // acc = fmaxf(acc, e) / max(acc, e) / fminf...
+      if (const auto* call = dyn_cast<CallExpr>(b->getRHS()->IgnoreParenImpCasts()); call && call->getNumArgs() == 2) {
+        const FunctionDecl* f = call->getDirectCallee();
+        std::string n = f && f->getIdentifier() ? f->getName().str() : "";
+        char op = (n == "fmaxf" || n == "fmax" || n == "max") ? 'M' : (n == "fminf" || n == "fmin" || n == "min") ? 'm' : 0;
+        const auto* first = dyn_cast<DeclRefExpr>(call->getArg(0)->IgnoreParenImpCasts());
+        const auto* lhs = dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts());
+        if (op && first && lhs && first->getDecl() == lhs->getDecl()) reduction_candidate(b->getLHS(), op, call->getArg(1), b);
+      }
+    }
+    return true;
+  }
+
+  bool VisitUnaryOperator(UnaryOperator* u) {
+    if (u->isIncrementDecrementOp()) written_.insert(u->getSubExpr()->IgnoreParenImpCasts());
+    return true;
+  }
+
+  bool VisitArraySubscriptExpr(ArraySubscriptExpr* a) {
+    const auto* base = dyn_cast<DeclRefExpr>(a->getBase()->IgnoreParenImpCasts());
+    const auto* param = base ? dyn_cast<ParmVarDecl>(base->getDecl()) : nullptr;
+    if (!param) return true;
+    Access acc;
+    acc.base = param->getNameAsString();
+    acc.index = snip(a->getIdx()->getSourceRange());
+    acc.expr = snip(a->getSourceRange());
+    acc.loop = loops_.empty() ? -1 : loops_.back();
+    pending_accesses_.push_back({a, acc});
+    return true;
+  }
+
+  void finish() {
+    for (auto& [expr, acc] : pending_accesses_) {
+      acc.write = written_.count(expr) > 0;
+      if (acc.write && acc.loop >= 0) out_.loops[static_cast<size_t>(acc.loop)].writes_memory = true;
+      out_.accesses.push_back(acc);
+    }
+  }
+
+ private:
+  static bool is_return(const Stmt* s) {
+    if (isa<ReturnStmt>(s)) return true;
+    if (const auto* cs = dyn_cast<CompoundStmt>(s)) return cs->size() == 1 && isa<ReturnStmt>(cs->body_front());
+    return false;
+  }
+
+  static void collect_conjuncts(const Expr* e, std::vector<const BinaryOperator*>& out) {
+    const auto* b = dyn_cast<BinaryOperator>(e);
+    if (!b) return;
+    if (b->getOpcode() == BO_LAnd || b->getOpcode() == BO_LOr) {
+      if (b->getOpcode() == BO_LOr) {  // if (x >= W || y >= H) return;
+        collect_conjuncts(b->getLHS()->IgnoreParenImpCasts(), out);
+        collect_conjuncts(b->getRHS()->IgnoreParenImpCasts(), out);
+        return;
+      }
+      collect_conjuncts(b->getLHS()->IgnoreParenImpCasts(), out);
+      collect_conjuncts(b->getRHS()->IgnoreParenImpCasts(), out);
+      return;
+    }
+    if (b->getOpcode() == BO_LT || b->getOpcode() == BO_GE) out.push_back(b);
+  }
+
+  const Stmt* enclosing_statement() const {
+    // The nearest statement on the stack whose parent is a compound statement.
+    for (size_t i = stack_.size(); i-- > 1;)
+      if (isa<CompoundStmt>(stack_[i - 1])) return stack_[i];
+    return nullptr;
+  }
+
+  /// The outermost expression around the top of the stack: the statement an
+  /// expression forms on its own ("atomicAdd(...)" in "if (c) atomicAdd(...);").
+  const Stmt* expression_statement() const {
+    for (size_t i = stack_.size(); i-- > 1;)
+      if (!isa<Expr>(stack_[i - 1])) return stack_[i];
+    return nullptr;
+  }
+
+  int add_loop(ForStmt* f) {
+    Loop l;
+    l.header = snip(SourceRange(f->getBeginLoc(), f->getRParenLoc()));
+    l.body = snip(f->getBody()->getSourceRange());
+    l.depth = static_cast<int>(loops_.size());
+    l.parent = loops_.empty() ? -1 : loops_.back();
+    const VarDecl* var = nullptr;
+    if (const auto* ds = dyn_cast_or_null<DeclStmt>(f->getInit()); ds && ds->isSingleDecl())
+      var = dyn_cast<VarDecl>(ds->getSingleDecl());
+    if (var) {
+      l.var = var->getNameAsString();
+      if (var->hasInit()) l.init_value = snip(var->getInit()->getSourceRange());
+    }
+    if (const auto* c = dyn_cast_or_null<BinaryOperator>(f->getCond() ? f->getCond()->IgnoreParenImpCasts() : nullptr);
+        c && c->getOpcode() == BO_LT)
+      l.bound = snip(c->getRHS()->getSourceRange());
+    if (const Expr* inc = f->getInc()) {
+      inc = inc->IgnoreParenImpCasts();
+      if (const auto* u = dyn_cast<UnaryOperator>(inc)) l.unit_step = u->isIncrementOp();
+      if (const auto* b = dyn_cast<CompoundAssignOperator>(inc))
+        if (const auto* lit = dyn_cast<IntegerLiteral>(b->getRHS()->IgnoreParenImpCasts()))
+          l.unit_step = b->getOpcode() == BO_AddAssign && lit->getValue() == 1;
+    }
+    auto literal = [&](const Snippet& s) -> std::optional<int64_t> {
+      if (!s.valid() || s.text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+      return std::stoll(s.text);
+    };
+    if (l.unit_step)
+      if (auto a = literal(l.init_value), b = literal(l.bound); a && b) l.trip_count = *b - *a;
+    out_.loops.push_back(std::move(l));
+    return static_cast<int>(out_.loops.size()) - 1;
+  }
+
+  void reduction_candidate(const Expr* lhs, char op, const Expr* value, const Expr* stmt) {
+    if (!op || loops_.empty()) return;
+    const auto* ref = dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts());
+    const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+    if (!var || isa<ParmVarDecl>(var)) return;
+    Loop& l = out_.loops[static_cast<size_t>(loops_.back())];
+    // The accumulator lives outside the loop.
+    if (sm_.getFileOffset(sm_.getExpansionLoc(var->getLocation())) >=
+        sm_.getFileOffset(sm_.getExpansionLoc(l_begin(loops_.back()))))
+      return;
+    l.reductions.push_back({var->getNameAsString(), op, snip(value->getSourceRange()), snip(stmt->getSourceRange())});
+  }
+
+  SourceLocation l_begin(int loop) const {
+    return sm_.getComposedLoc(sm_.getFileID(sm_.getExpansionLoc(kernel_->getLocation())),
+                              static_cast<unsigned>(patch_.begin + out_.loops[static_cast<size_t>(loop)].header.begin));
+  }
+
+  void add_atomic(CallExpr* call, const std::string& name) {
+    AtomicCall a;
+    a.function = name;
+    a.call = snip(call->getSourceRange());
+    a.address = snip(call->getArg(0)->getSourceRange());
+    a.value = snip(call->getArg(1)->getSourceRange());
+    a.loop = loops_.empty() ? -1 : loops_.back();
+    if (const Stmt* s = expression_statement()) a.statement = snip(s->getSourceRange());
+    bool uniform = true;
+    std::function<void(const Stmt*)> scan = [&](const Stmt* s) {
+      if (!s) return;
+      if (const auto* r = dyn_cast<DeclRefExpr>(s)) {
+        const auto* p = dyn_cast<ParmVarDecl>(r->getDecl());
+        if (p && p->getType()->isPointerType() && a.base.empty()) a.base = p->getNameAsString();
+        if (!p && !isa<EnumConstantDecl>(r->getDecl())) uniform = false;  // a local (thread index, loaded value...)
+      }
+      if (isa<ArraySubscriptExpr>(s) || isa<MemberExpr>(s) || isa<PseudoObjectExpr>(s) || isa<MSPropertyRefExpr>(s)) {
+        if (isa<ArraySubscriptExpr>(s)) uniform = false;
+        if (!isa<ArraySubscriptExpr>(s)) uniform = false;  // threadIdx.x and friends
+      }
+      for (const Stmt* c : s->children()) scan(c);
+    };
+    scan(call->getArg(0));
+    a.uniform_address = uniform;
+    out_.atomics.push_back(std::move(a));
+  }
+
+  ASTContext& ctx_;
+  SourceManager& sm_;
+  const PatchedSource& patch_;
+  KernelAnalysis& out_;
+  FunctionDecl* kernel_ = nullptr;
+  std::vector<Stmt*> stack_;
+  std::vector<int> loops_;
+  std::set<const VarDecl*> index_vars_;
+  std::set<const Expr*> written_;
+  std::vector<std::pair<const Expr*, Access>> pending_accesses_;
+};
+
+/// Finds the kernel's definition in the patch and analyses it.
+class AnalysisConsumer : public ASTConsumer {
+ public:
+  AnalysisConsumer(const Kernel& kernel, const PatchedSource& patch, KernelAnalysis& out, bool& found)
+      : kernel_(kernel), patch_(patch), out_(out), found_(found) {}
+
+  void HandleTranslationUnit(ASTContext& ctx) override {
+    if (ctx.getDiagnostics().hasErrorOccurred()) return;
+    find(ctx, ctx.getTranslationUnitDecl());
+  }
+
+ private:
+  void find(ASTContext& ctx, DeclContext* dc) {
+    for (Decl* d : dc->decls()) {
+      if (found_) return;
+      if (auto* inner = dyn_cast<NamespaceDecl>(d)) find(ctx, inner);
+      else if (auto* ls = dyn_cast<LinkageSpecDecl>(d)) find(ctx, ls);
+      FunctionDecl* fd = dyn_cast<FunctionDecl>(d);
+      if (auto* t = dyn_cast<FunctionTemplateDecl>(d)) fd = t->getTemplatedDecl();
+      if (!fd || !fd->hasAttr<CUDAGlobalAttr>() || fd->getNameAsString() != kernel_.name ||
+          !fd->doesThisDeclarationHaveABody() || !patch_.contains(ctx.getSourceManager(), fd->getLocation()))
+        continue;
+      found_ = true;
+      Analyzer a(ctx, patch_, out_);
+      a.run(fd);
+      a.finish();
+    }
+  }
+
+  const Kernel& kernel_;
+  const PatchedSource& patch_;
+  KernelAnalysis& out_;
+  bool& found_;
+};
+
+}  // namespace
+
+const Param* KernelAnalysis::param(std::string_view n) const {
+  for (const auto& p : params)
+    if (p.name == n) return &p;
+  return nullptr;
+}
+
+const ThreadIndex* KernelAnalysis::index(char axis) const {
+  for (const auto& i : indices)
+    if (i.axis == axis) return &i;
+  return nullptr;
+}
+
+Expected<KernelAnalysis> analyze_kernel(const Kernel& kernel, const std::string& source, const ClangSetup& setup,
+                                        const std::filesystem::path& root) {
+  if (!kernel.compile) return Error{fmt::format("kernel '{}' has no compile command in the manifest", kernel.id)};
+  auto patch = patch_kernel_file(kernel, source, root);
+  if (!patch) return patch.error();
+  KernelAnalysis out;
+  out.name = kernel.name;
+  out.params = kernel.params;
+  bool found = false;
+  auto errors = parse_patched(kernel, *patch, setup, [&](clang::CompilerInstance&) {
+    return std::make_unique<AnalysisConsumer>(kernel, *patch, out, found);
+  });
+  if (!errors.empty()) return Error{"the kernel does not parse: " + patch->describe(errors.front())};
+  if (!found) return Error{fmt::format("no definition of the kernel '{}' in its source", kernel.name)};
+  return out;
+}
+
+}  // namespace stark

@@ -1,0 +1,126 @@
+// The analysis API the built-in expert plans with (DESIGN.md section 3:
+// "kernel analysis for the built-in expert"). Clang parses a kernel's source
+// (the original or a candidate) inside its translation unit and this reduces
+// the AST to plain facts: how threads index, which guards and loops there
+// are, what memory is read and written with which index, which atomics and
+// math calls appear. Every fact carries its byte range in the kernel source,
+// so strategies can rewrite exactly that text and keep the rest.
+#ifndef STARK_CLANG_TOOL_KERNEL_ANALYSIS_H
+#define STARK_CLANG_TOOL_KERNEL_ANALYSIS_H
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "clang_tool/nvcc_args.h"
+#include "core/expected.h"
+#include "core/manifest.h"
+
+namespace stark {
+
+/// A piece of the kernel source: its text and [begin, end) in that source.
+struct Snippet {
+  std::string text;
+  int64_t begin = 0;
+  int64_t end = 0;
+  bool valid() const { return end > begin; }
+};
+
+/// `int i = blockIdx.x * blockDim.x + threadIdx.x;` (any operand order).
+struct ThreadIndex {
+  std::string var;
+  char axis = 'x';
+  Snippet statement;  // the whole declaration statement
+};
+
+/// `if (i < n) {...}` or `if (i >= n) return;` on a thread index.
+struct Guard {
+  std::string var;
+  Snippet bound;       // n
+  bool early_return = false;
+  Snippet statement;   // the whole if statement
+  Snippet then_body;   // for if (i < n) { ... }: the braces' contents
+};
+
+/// A binary accumulation `acc += e`, `acc = fmaxf(acc, e)`, `acc = max(acc, e)`.
+struct Reduction {
+  std::string acc;
+  char op = '+';  // '+', 'M' (max), 'm' (min)
+  Snippet value;  // e
+  Snippet statement;
+};
+
+struct Loop {
+  std::string var;
+  Snippet header;      // "for (...)"
+  Snippet init_value;  // 0 in `int c = 0`
+  Snippet bound;       // cols in `c < cols`
+  bool unit_step = false;
+  std::optional<int64_t> trip_count;  // when init and bound are integer literals
+  Snippet body;        // the statement after the header (with braces, if any)
+  int depth = 0;       // 0: not inside another loop
+  int parent = -1;     // index of the enclosing loop
+  std::vector<Reduction> reductions;
+  bool writes_memory = false;
+};
+
+struct AtomicCall {
+  std::string function;  // atomicAdd, atomicMax...
+  Snippet call;
+  Snippet address;       // first argument
+  Snippet value;         // second argument
+  std::string base;      // the pointer parameter the address is based on, if any
+  bool uniform_address = false;  // the same address for every thread (no thread index, no loaded value in it)
+  Snippet statement;
+  int loop = -1;         // innermost enclosing loop
+};
+
+/// One `p[index]` of a pointer parameter.
+struct Access {
+  std::string base;  // parameter name
+  Snippet index;
+  Snippet expr;      // p[index]
+  bool write = false;
+  int loop = -1;
+};
+
+/// A call to a math function that has a fast intrinsic (expf -> __expf).
+struct MathCall {
+  std::string function;
+  Snippet name;  // the function name token only
+};
+
+struct KernelAnalysis {
+  std::string name;
+  std::vector<Param> params;
+  Snippet declaration;  // from the first token to just before the body
+  Snippet body;         // "{ ... }"
+  Snippet global_attr;  // the "__global__" token
+  std::vector<ThreadIndex> indices;
+  std::vector<Guard> guards;
+  std::vector<Loop> loops;
+  std::vector<AtomicCall> atomics;
+  std::vector<Access> accesses;
+  std::vector<MathCall> math;
+  std::vector<Snippet> top_statements;  // the body's statements, in order
+  std::vector<std::string> locals;      // names declared at the body's top level
+  bool uses_shared_memory = false;
+  bool uses_sync = false;       // __syncthreads and friends
+  bool uses_warp_ops = false;   // __shfl*, __ballot*...
+  bool has_launch_bounds = false;
+  bool is_template = false;
+
+  const Param* param(std::string_view name) const;
+  const ThreadIndex* index(char axis) const;
+};
+
+/// Analyses `source` as the text of kernel's range (the original, or a
+/// candidate in its place), parsed within the kernel's translation unit.
+Expected<KernelAnalysis> analyze_kernel(const Kernel& kernel, const std::string& source, const ClangSetup& setup,
+                                        const std::filesystem::path& source_root);
+
+}  // namespace stark
+
+#endif  // STARK_CLANG_TOOL_KERNEL_ANALYSIS_H

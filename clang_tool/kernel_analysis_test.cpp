@@ -1,0 +1,88 @@
+// The analysis of the example project's naive kernels (fixture nnops).
+#include "clang_tool/kernel_analysis.h"
+
+#include <gtest/gtest.h>
+
+#include "clang_tool/scan.h"
+#include "clang_tool/toolchain.h"
+#include "core/file_io.h"
+
+namespace stark {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Analysis : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    ScanOptions options;
+    options.build_dir = fs::path(STARK_BINARY_DIR) / "tests/projects/nnops-build";
+    options.target = "nnops";
+    auto out = scan_build(options);
+    ASSERT_TRUE(out) << out.error().message;
+    manifest_ = new Manifest(out->manifest);
+  }
+  static void TearDownTestSuite() { delete manifest_; }
+
+  static KernelAnalysis analyze(const std::string& id) {
+    const Kernel* k = manifest_->find_kernel(id);
+    EXPECT_TRUE(k) << id;
+    auto text = read_file(fs::path(manifest_->source_root) / k->file);
+    auto setup = locate_clang_setup();
+    auto a = analyze_kernel(*k, text->substr(k->range.begin, k->range.end - k->range.begin), *setup,
+                            manifest_->source_root);
+    EXPECT_TRUE(a) << a.error().message;
+    return a ? *a : KernelAnalysis{};
+  }
+  static Manifest* manifest_;
+};
+Manifest* Analysis::manifest_ = nullptr;
+
+TEST_F(Analysis, AtomicReduction) {
+  auto a = analyze("src/reduce.cu:nnops::reduce_sum_kernel");
+  ASSERT_EQ(a.indices.size(), 1u);
+  EXPECT_EQ(a.indices[0].axis, 'x');
+  ASSERT_EQ(a.atomics.size(), 1u);
+  EXPECT_EQ(a.atomics[0].function, "atomicAdd");
+  EXPECT_TRUE(a.atomics[0].uniform_address) << a.atomics[0].address.text;
+  ASSERT_FALSE(a.guards.empty());
+  EXPECT_TRUE(a.body.text.front() == '{');
+}
+
+TEST_F(Analysis, Histogram) {
+  auto a = analyze("src/histogram.cu:nnops::histogram_kernel");
+  ASSERT_EQ(a.atomics.size(), 1u);
+  EXPECT_FALSE(a.atomics[0].uniform_address);
+  EXPECT_FALSE(a.atomics[0].base.empty());
+}
+
+TEST_F(Analysis, RowKernels) {
+  for (const char* id : {"src/softmax.cu:nnops::softmax_rows_kernel", "src/layernorm.cu:nnops::layer_norm_kernel"}) {
+    auto a = analyze(id);
+    EXPECT_EQ(a.indices.size(), 1u) << id;
+    EXPECT_FALSE(a.guards.empty()) << id;
+    int top = 0, reductions = 0;
+    for (const auto& l : a.loops) {
+      top += l.depth == 0;
+      reductions += static_cast<int>(l.reductions.size());
+    }
+    EXPECT_GE(top, 2) << id;
+    EXPECT_GE(reductions, 2) << id;
+  }
+}
+
+TEST_F(Analysis, TwoDimensionalKernels) {
+  for (const char* id : {"src/transpose.cu:nnops::transpose_kernel", "src/matmul.cu:nnops::matmul_kernel"}) {
+    auto a = analyze(id);
+    EXPECT_TRUE(a.index('x')) << id;
+    EXPECT_TRUE(a.index('y')) << id;
+    EXPECT_GE(a.guards.size(), 2u) << id;
+  }
+  auto mm = analyze("src/matmul.cu:nnops::matmul_kernel");
+  ASSERT_EQ(mm.loops.size(), 1u);
+  ASSERT_EQ(mm.loops[0].reductions.size(), 1u);
+  EXPECT_EQ(mm.loops[0].reductions[0].op, '+');
+}
+
+}  // namespace
+}  // namespace stark

@@ -1,0 +1,89 @@
+#include "clang_tool/patched_unit.h"
+
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Tooling/Tooling.h>
+#include <fmt/format.h>
+#include <llvm/Support/VirtualFileSystem.h>
+
+#include <algorithm>
+
+#include "clang_tool/annotation.h"
+#include "clang_tool/clang_errors.h"
+#include "core/file_io.h"
+#include "core/paths.h"
+
+namespace stark {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+class FactoryAction : public clang::ASTFrontendAction {
+ public:
+  explicit FactoryAction(const ConsumerFactory& factory) : factory_(factory) {}
+
+ protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci, llvm::StringRef) override {
+    return factory_(ci);
+  }
+
+ private:
+  const ConsumerFactory& factory_;
+};
+
+}  // namespace
+
+int64_t PatchedSource::offset(const clang::SourceManager& sm, clang::SourceLocation loc) const {
+  clang::SourceLocation at = sm.getExpansionLoc(loc);
+  auto entry = sm.getFileEntryRefForID(sm.getFileID(at));
+  if (!entry || absolute_normal(std::string(entry->getName())) != file) return -1;
+  int64_t off = sm.getFileOffset(at);
+  return off >= begin && off < end ? off - begin : -1;
+}
+
+bool PatchedSource::contains(const clang::SourceManager& sm, clang::SourceLocation loc) const {
+  return offset(sm, loc) >= 0;
+}
+
+std::string PatchedSource::describe(const Diagnostic& d) const {
+  if (d.file == file.string() && d.line >= first_line && d.line < first_line + lines)
+    return fmt::format("variant line {}:{}: {}", d.line - first_line + 1, d.column, d.message);
+  return d.format();
+}
+
+Expected<PatchedSource> patch_kernel_file(const Kernel& kernel, const std::string& source, const fs::path& root) {
+  PatchedSource p;
+  p.file = absolute_normal(root / kernel.file);
+  auto original = read_file(p.file);
+  if (!original) return original.error();
+  if (kernel.range.end > static_cast<int64_t>(original->size()) || kernel.range.begin > kernel.range.end)
+    return Error{fmt::format("'{}' changed since it was scanned (the kernel's range is past its end)", kernel.file)};
+  p.text = original->substr(0, kernel.range.begin) + source + original->substr(kernel.range.end);
+  p.begin = kernel.range.begin;
+  p.end = kernel.range.begin + static_cast<int64_t>(source.size());
+  p.first_line = 1 + static_cast<int>(std::count(original->begin(), original->begin() + kernel.range.begin, '\n'));
+  p.lines = 1 + static_cast<int>(std::count(source.begin(), source.end(), '\n'));
+  return p;
+}
+
+std::vector<Diagnostic> parse_patched(const Kernel& kernel, const PatchedSource& patch, const ClangSetup& setup,
+                                      const ConsumerFactory& consumer) {
+  register_stark_attribute();
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> fs(
+      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+  llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory(new llvm::vfs::InMemoryFileSystem);
+  memory->addFile(patch.file.string(), 0, llvm::MemoryBuffer::getMemBufferCopy(patch.text));
+  fs->pushOverlay(memory);
+  fs->setCurrentWorkingDirectory(kernel.compile->directory);
+  llvm::IntrusiveRefCntPtr<clang::FileManager> files(new clang::FileManager(clang::FileSystemOptions(), fs));
+
+  std::vector<Diagnostic> errors;
+  ClangErrorCollector collector(errors, kernel.compile->directory);
+  clang::tooling::ToolInvocation invocation(clang_arguments(*kernel.compile, setup),
+                                            std::make_unique<FactoryAction>(consumer), files.get());
+  invocation.setDiagnosticConsumer(&collector);
+  invocation.run();
+  return errors;
+}
+
+}  // namespace stark

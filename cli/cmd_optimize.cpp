@@ -1,0 +1,203 @@
+// stark optimize: scan, capture, search and prove faster kernels; write the
+// result directory that `stark apply` and `stark report` read.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <iostream>
+
+#include "agents/builtin/builtin_team.h"
+#include "agents/llm/make_client.h"
+#include "agents/llm_team.h"
+#include "clang_tool/toolchain.h"
+#include "clang_tool/variant_check.h"
+#include "cli/command.h"
+#include "cli/commands.h"
+#include "cli/console.h"
+#include "cli/manifest_input.h"
+#include "cli/progress.h"
+#include "core/file_io.h"
+#include "harness/capture/capture_runner.h"
+#include "harness/evaluator/gpu_evaluator.h"
+#include "pipeline/input_summary.h"
+#include "pipeline/optimize.h"
+
+namespace stark::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+class OptimizeCommand : public Command {
+ public:
+  CLI::App* add_to(CLI::App& app) override {
+    auto* sub = app.add_subcommand("optimize", "Search faster variants of the marked kernels and prove them on the GPU");
+    sub->add_option("-p,--build-dir", build_dir_, "Build tree of the project")->required();
+    sub->add_option("--target", target_, "Only this CMake target's kernels");
+    sub->add_option("--manifest", manifest_, "Use this manifest instead of scanning");
+    sub->add_option("--kernel", kernels_, "Only this kernel id (repeatable; see stark scan)");
+    sub->add_option("--backend", backend_, "Who plays the plan/code/debug roles")
+        ->check(CLI::IsMember({"builtin", "openai", "anthropic", "command"}))
+        ->capture_default_str();
+    sub->add_option("--model", model_, "Model name for openai/anthropic");
+    sub->add_option("--base-url", base_url_, "API endpoint (vLLM, llama.cpp, Ollama: http://host:port/v1)");
+    sub->add_option("--command", command_, "For --backend command: a program that reads a request on stdin");
+    sub->add_option("--budget", budget_, "Attempts per kernel (default: the annotation's, else 30)")
+        ->check(CLI::PositiveNumber);
+    sub->add_option("--seed", seed_, "Seed of the search")->capture_default_str();
+    sub->add_option("--parallel", parallel_, "Candidates in flight at once")->check(CLI::Range(1, 64))->capture_default_str();
+    sub->add_option("--out", out_, "Result directory (default: BUILD_DIR/stark/<target or all>)");
+    sub->add_option("--executor", executor_, "Where GPU workers run")->check(CLI::IsMember({"local"}))->capture_default_str();
+    sub->add_flag("--force", force_, "Start every search afresh (ignore saved search states)");
+    sub->add_flag("--dry-run", dry_run_, "Print the prompts an LLM backend would get; send nothing");
+    sub->add_option("--max-cost", max_cost_, "Stop searching once the LLM calls cost this many USD")
+        ->check(CLI::NonNegativeNumber);
+    sub->add_option("--time-limit", time_limit_, "Wall-clock seconds per kernel")->check(CLI::PositiveNumber);
+    auto* quiet = sub->add_flag("-q,--quiet", quiet_, "Only warnings and errors");
+    sub->add_flag("-v,--verbose", verbose_, "A line per attempt with its diagnostics")->excludes(quiet);
+    sub->add_option("test_command", test_command_, "Command whose CUDA launches are captured (after --), e.g. ctest");
+    sub->footer(
+        "\nSteps: scan the build; run TEST_COMMAND with the capture library to record the kernels'\n"
+        "real inputs; for each kernel run the STARK tree search (plan, code, debug roles) with every\n"
+        "candidate checked against the original on those inputs and timed on the GPU; write\n"
+        "OUT/result.json, OUT/manifest.json, OUT/state/ (resumable searches) and OUT/audit/ (every\n"
+        "LLM request and reply, without keys). Without a GPU, candidates are still written and\n"
+        "compiled, and every kernel ends 'untimed'.\n"
+        "\nBackends: builtin (offline expert, no network), openai (OPENAI_API_KEY; any OpenAI-compatible\n"
+        "--base-url), anthropic (ANTHROPIC_API_KEY), command (--command PROGRAM).\n"
+        "\nExamples:\n"
+        "  stark optimize -p build -- ctest --test-dir build\n"
+        "  stark optimize -p build --backend anthropic --model claude-sonnet-4-5 --max-cost 5 -- ctest --test-dir build\n"
+        "  stark optimize -p build --backend openai --base-url http://localhost:8000/v1 --model qwen --dry-run\n");
+    return sub;
+  }
+
+  int run() override {
+    Verbosity verbosity = quiet_ ? Verbosity::Quiet : verbose_ ? Verbosity::Verbose : Verbosity::Normal;
+    ProgressDisplay progress(std::cerr, ProgressStyle::detect(STDERR_FILENO, verbosity));
+    auto note = [&](const std::string& m) {
+      if (!quiet_) progress.message("stark: " + m);
+    };
+
+    auto input = obtain_manifest(build_dir_, target_, manifest_);
+    if (!input) {
+      print_error(input.error().message);
+      return kExitFailed;
+    }
+    Manifest& manifest = input->manifest;
+    fs::path out = out_.empty() ? fs::path(build_dir_) / "stark" / (target_.empty() ? "all" : target_) : fs::path(out_);
+    fs::path manifest_path = out / "manifest.json";
+    if (auto ok = write_json_file(manifest_path, nlohmann::json(manifest)); !ok) {
+      print_error(ok.error().message);
+      return kExitFailed;
+    }
+    if (manifest.kernels.empty()) {
+      print_error("no [[stark::optimize]] kernel found" + std::string(input->had_errors ? " (see the errors above)" : ""));
+      return kExitFailed;
+    }
+
+    fs::path store = harness::default_store(manifest.build_dir);
+    harness::GpuEvaluatorOptions eo;
+    eo.store = store;
+    eo.cache_dir = harness::default_cache(manifest.build_dir);
+    eo.seed = seed_;
+    harness::GpuEvaluator evaluator(manifest, eo);
+    bool gpu = evaluator.gpu().has_value();
+    if (!gpu)
+      progress.message(fmt::format("stark: warning: no GPU ({}): candidates are compiled and checked, nothing is "
+                                   "captured or timed; every kernel ends 'untimed'",
+                                   evaluator.no_gpu_reason()));
+    if (gpu && !test_command_.empty()) {
+      harness::CaptureOptions co;
+      co.store = store;
+      co.cache_dir = eo.cache_dir;
+      co.command = test_command_;
+      harness::Printer printer{note, [&](const std::string& s) { progress.message("stark: warning: " + s); },
+                               [&](const std::string& s) { progress.message("stark: error: " + s); }};
+      note("capturing the kernels' inputs: " + join_command(test_command_));
+      if (harness::run_capture(manifest, co, printer) != 0)
+        progress.message("stark: warning: the capture did not record every kernel; kernels without inputs use their "
+                         "annotation's args/buffers or fail with the reason");
+    }
+
+    auto setup = locate_clang_setup();
+    if (!setup) {
+      print_error(setup.error().message);
+      return kExitFailed;
+    }
+    ClangVariantValidator validator(*setup, manifest.source_root);
+
+    std::unique_ptr<Team> team;
+    llm::ClientStack stack;
+    if (backend_ == "builtin") {
+      team = make_builtin_team(manifest, *setup);
+    } else {
+      llm::ClientOptions co;
+      co.cache_dir = fs::path(manifest.build_dir) / ".stark" / "llm-cache";
+      co.audit_dir = out / "audit";
+      co.dry_run = dry_run_;
+      co.dry_run_out = &std::cout;
+      co.concurrency = parallel_;
+      auto made = llm::make_chat_client(backend_, model_, base_url_, command_, co);
+      if (!made) {
+        print_error(made.error().message);
+        return kExitUsage;
+      }
+      stack = std::move(*made);
+      team = std::make_unique<LlmTeam>(*stack.client, LlmTeamOptions{backend_, stack.model});
+    }
+
+    OptimizeOptions oo;
+    oo.out_dir = out;
+    oo.manifest_path = manifest_path.string();
+    oo.kernels = kernels_;
+    oo.budget = budget_;
+    oo.seed = seed_;
+    oo.parallel = parallel_;
+    oo.max_cost_usd = max_cost_;
+    oo.kernel_time_limit_s = time_limit_;
+    oo.fresh = force_;
+    int total = 0;
+    for (const auto& k : manifest.kernels)
+      if (kernels_.empty() || std::find(kernels_.begin(), kernels_.end(), k.id) != kernels_.end())
+        total += budget_.value_or(static_cast<int>(k.options.budget.value_or(kDefaultBudget)));
+    progress.begin_run(static_cast<int>(kernels_.empty() ? manifest.kernels.size() : kernels_.size()), total);
+
+    OptimizeHooks hooks;
+    hooks.begin_kernel = [&](const Kernel& k, int budget, std::optional<double> baseline) {
+      progress.begin_kernel(k.id, budget, baseline);
+    };
+    hooks.attempt = [&](const Kernel&, const SearchNode& n) {
+      progress.attempt({n.id, n.role, n.status, n.time_us, n.strategy, n.diagnostics});
+    };
+    hooks.end_kernel = [&](const KernelResult& k) { progress.end_kernel(k); };
+    hooks.message = [&](const std::string& m) { note(m); };
+    auto result = run_optimize(manifest, evaluator, validator, *team, [&](const Kernel& k) { return describe_inputs(store, k); },
+                               oo, hooks);
+    if (!result) {
+      print_error(result.error().message);
+      return kExitFailed;
+    }
+    progress.end_run(*result);
+    note(fmt::format("results in {} (stark report --result {} --format md; stark apply --result {} --mode patch)",
+                     out.string(), out.string(), out.string()));
+    return input->had_errors ? kExitFailed : kExitOk;
+  }
+
+ private:
+  static std::string join_command(const std::vector<std::string>& argv) { return fmt::format("{}", fmt::join(argv, " ")); }
+
+  std::string build_dir_, target_, manifest_, backend_ = "builtin", model_, base_url_, command_, out_;
+  std::string executor_ = "local";
+  std::vector<std::string> kernels_, test_command_;
+  std::optional<int> budget_;
+  uint64_t seed_ = 0;
+  int parallel_ = 4;
+  std::optional<double> max_cost_, time_limit_;
+  bool force_ = false, dry_run_ = false, quiet_ = false, verbose_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_optimize_command() { return std::make_unique<OptimizeCommand>(); }
+
+}  // namespace stark::cli

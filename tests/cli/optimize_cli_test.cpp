@@ -1,0 +1,225 @@
+// stark optimize end to end on the example project (fixture nnops), as a
+// user runs it: the built-in expert, and an LLM team talking to a real HTTP
+// server on 127.0.0.1 that plays the model and injects faults. Without a GPU
+// every candidate is compiled and checked and every kernel ends untimed.
+#include <gtest/gtest.h>
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include "core/file_io.h"
+#include "core/process.h"
+#include "core/result.h"
+
+namespace stark {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kBuild = fs::path(STARK_BINARY_DIR) / "tests/projects/nnops-build";
+const char* kSaxpy = "src/elementwise.cu:nnops::saxpy_kernel";
+
+ProcessResult stark(std::vector<std::string> args) {
+  args.insert(args.begin(), STARK_EXE);
+  auto r = run_process(args);
+  EXPECT_TRUE(r);
+  return r ? *r : ProcessResult{};
+}
+
+fs::path scratch(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / ("stark_optimize_cli_test_" + name);
+  fs::remove_all(d);
+  return d;
+}
+
+void validate(const fs::path& schema, const fs::path& file) {
+  auto check = run_process({STARK_PYTHON, std::string(STARK_SOURCE_DIR) + "/tests/tools/validate_json.py",
+                            (fs::path(STARK_SOURCE_DIR) / "tests/schemas" / schema).string(), file.string()});
+  ASSERT_TRUE(check);
+  EXPECT_EQ(check->exit_code, 0) << check->output;
+}
+
+TEST(OptimizeCli, BuiltinExpertWithoutAGpu) {
+  fs::path out = scratch("builtin");
+  auto r = stark({"optimize", "-p", kBuild.string(), "--target", "nnops", "--budget", "3", "--out", out.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("no GPU"), std::string::npos) << r.output;
+  validate("result.schema.json", out / "result.json");
+  validate("manifest.schema.json", out / "manifest.json");
+  auto result = load_result(out.string());
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_EQ(result->kernels.size(), 8u);
+  EXPECT_EQ(result->backend.name, "builtin");
+  int compiled = 0;
+  for (const auto& k : result->kernels) {
+    EXPECT_EQ(k.status, KernelStatus::Untimed) << k.id;
+    EXPECT_EQ(k.attempts, 3) << k.id;
+    for (const auto& n : k.tree) compiled += n.status == "untimed" && n.id > 0;
+  }
+  EXPECT_GE(compiled, 16) << "most built-in candidates should compile";
+}
+
+/// An OpenAI-compatible server playing the three roles for saxpy, with faults.
+class ModelServer {
+ public:
+  ModelServer() {
+    server_.Post("/v1/chat/completions", [this](const httplib::Request& req, httplib::Response& res) { answer(req, res); });
+    port_ = server_.bind_to_any_port("127.0.0.1");
+    thread_ = std::thread([this] { server_.listen_after_bind(); });
+  }
+  ~ModelServer() {
+    server_.stop();
+    thread_.join();
+  }
+  std::string base() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
+  std::vector<std::string> debug_prompts() {
+    std::lock_guard lock(mutex_);
+    return debug_prompts_;
+  }
+  int requests() const { return requests_; }
+
+ private:
+  static std::string completion(const std::string& text, const std::string& finish = "stop") {
+    return nlohmann::json{{"id", "x"},
+                          {"object", "chat.completion"},
+                          {"model", "test-model"},
+                          {"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", text}}}, {"finish_reason", finish}}}},
+                          {"usage", {{"prompt_tokens", 100}, {"completion_tokens", 50}, {"total_tokens", 150}}}}
+        .dump();
+  }
+
+  void answer(const httplib::Request& req, httplib::Response& res) {
+    int n = ++requests_;
+    EXPECT_EQ(req.get_header_value("Authorization"), "Bearer sk-test-SECRET-123");
+    // Faults first: a rate limit, a server error, invalid JSON.
+    if (n == 1) {
+      res.status = 429;
+      res.set_header("Retry-After", "1");
+      res.set_content(R"({"error": {"message": "slow down", "type": "rate_limit_error"}})", "application/json");
+      return;
+    }
+    if (n == 2) {
+      res.status = 500;
+      res.set_content(R"({"error": {"message": "boom", "type": "server_error"}})", "application/json");
+      return;
+    }
+    if (n == 3) {  // not retried: the attempt fails, the search goes on
+      res.set_content("{not json", "application/json");
+      return;
+    }
+    auto body = nlohmann::json::parse(req.body);
+    std::string prompt = body["messages"].back()["content"].get<std::string>();
+    std::string text;
+    if (prompt.find("You are the PLAN role") != std::string::npos) {
+      plans_++;
+      text = plans_ == 1 ? "STRATEGY: grid-stride loop\nI will loop over the array with the grid's stride."
+             : plans_ == 2 ? "I think shared memory would help."  // prose: the plan falls back to the whole body
+                           : "STRATEGY: use a broken intrinsic\n";
+    } else if (prompt.find("You are the CODE role") != std::string::npos) {
+      codes_++;
+      if (codes_ == 1)
+        text = "```cuda\n__global__ void saxpy_kernel(int n, float a, const float* x, float* y) {\n"
+               "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
+               "    y[i] = a * x[i] + y[i];\n}\n```\nLAUNCH: {\"grid\": \"min(grid.x, 1056)\", \"block\": \"256\"}";
+      else if (codes_ == 2)  // host-side clang accepts it; ptxas refuses the instruction
+        text = "```cuda\n__global__ void saxpy_kernel(int n, float a, const float* x, float* y) {\n"
+               "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  asm volatile(\"stark.no.such.instruction;\");\n"
+               "  if (i < n) y[i] = a * x[i] + y[i];\n}\n```";
+      else if (codes_ == 3)  // caught by the clang check before anything compiles
+        text = "```cuda\n__global__ void saxpy_kernel(int n, float a, const float* x, float* y) {\n"
+               "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] = stark_no_such_function(a, x[i]) + y[i];\n}\n```";
+      else {
+        res.set_content(completion("```cuda\n__global__ void saxpy_kernel(int n, float a", "length"), "application/json");
+        return;  // cut off at the token limit
+      }
+    } else if (prompt.find("You are the DEBUG role") != std::string::npos) {
+      std::lock_guard lock(mutex_);
+      debug_prompts_.push_back(prompt);
+      text = "```cuda\n__global__ void saxpy_kernel(int n, float a, const float* x, float* y) {\n"
+             "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] = a * x[i] + y[i];\n}\n```";
+    }
+    res.set_content(completion(text), "application/json");
+  }
+
+  httplib::Server server_;
+  std::thread thread_;
+  int port_ = 0;
+  std::atomic<int> requests_{0}, plans_{0}, codes_{0};
+  std::mutex mutex_;
+  std::vector<std::string> debug_prompts_;
+};
+
+bool any_file_contains(const fs::path& dir, const std::string& needle) {
+  for (const auto& e : fs::recursive_directory_iterator(dir)) {
+    if (!e.is_regular_file()) continue;
+    auto text = read_file(e.path());
+    if (text && text->find(needle) != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST(OptimizeCli, LlmTeamAgainstALocalServer) {
+  ModelServer model;
+  fs::path out = scratch("openai");
+  setenv("OPENAI_API_KEY", "sk-test-SECRET-123", 1);
+  auto r = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "openai", "--base-url",
+                  model.base(), "--model", "test-model", "--budget", "8", "--parallel", "1", "--seed", "4", "--force",
+                  "--verbose", "--out", out.string()});
+  unsetenv("OPENAI_API_KEY");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  validate("result.schema.json", out / "result.json");
+  auto result = load_result(out.string());
+  ASSERT_TRUE(result) << result.error().message;
+  ASSERT_EQ(result->kernels.size(), 1u);
+  const KernelResult& k = result->kernels[0];
+  EXPECT_EQ(k.status, KernelStatus::Untimed);
+  EXPECT_EQ(k.attempts, 8);
+  EXPECT_GT(k.tokens.prompt, 0);
+  std::set<std::string> roles, statuses;
+  for (const auto& n : k.tree) {
+    roles.insert(n.role);
+    statuses.insert(n.status);
+  }
+  EXPECT_TRUE(roles.count("plan+code")) << r.output;
+  EXPECT_TRUE(statuses.count("compile_error")) << r.output;
+  EXPECT_TRUE(statuses.count("invalid")) << r.output;
+  EXPECT_TRUE(statuses.count("code_failed")) << r.output;  // the reply cut off at the token limit
+  // The debug role got the compiler's (or the clang check's) message about a broken candidate.
+  // Seed 4 makes the epsilon-greedy selection explore failed leaves here (the
+  // selection rules themselves are tested in agents/selection_test.cpp).
+  ASSERT_TRUE(roles.count("debug")) << r.output;
+  auto prompts = model.debug_prompts();
+  ASSERT_FALSE(prompts.empty());
+  bool nvcc_message = false, clang_message = false;
+  for (const auto& p : prompts) {
+    nvcc_message |= p.find("stark.no.such.instruction") != std::string::npos;
+    clang_message |= p.find("stark_no_such_function") != std::string::npos;
+  }
+  EXPECT_TRUE(nvcc_message || clang_message) << prompts[0].substr(0, 3000);
+  EXPECT_TRUE(fs::exists(out / "audit"));
+  EXPECT_FALSE(any_file_contains(out, "sk-test-SECRET-123")) << "the API key leaked into the result directory";
+  EXPECT_FALSE(any_file_contains(fs::path(kBuild) / ".stark", "sk-test-SECRET-123")) << "the key leaked into the cache";
+}
+
+TEST(OptimizeCli, DryRunSendsNothing) {
+  fs::path out = scratch("dry");
+  auto r = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "anthropic", "--model",
+                  "claude-sonnet-4-5", "--budget", "1", "--dry-run", "--out", out.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("You are the PLAN role"), std::string::npos) << r.output.substr(0, 3000);
+}
+
+TEST(OptimizeCli, MissingKeyIsOneClearLine) {
+  unsetenv("ANTHROPIC_API_KEY");
+  auto r = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "anthropic", "--model", "m",
+                  "--budget", "1", "--out", scratch("nokey").string()});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.output.find("ANTHROPIC_API_KEY"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace stark
