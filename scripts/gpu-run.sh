@@ -111,7 +111,7 @@ step configure 120 "$out/build.log" cmake -S "$src" -B $build -G Ninja -DCMAKE_B
 step build 300 "$out/build.log" ninja -C $build -j"$jobs" stark-worker stark_capture stark-harness harness_gpu_test \
   bench_eval_throughput bench_timing_cv bench_capture_overhead
 
-step "ctest -L gpu" 240 "$out/tests.log" ctest --test-dir $build -L gpu -j2 --output-on-failure
+step "ctest -L gpu" 240 "$out/tests.log" ctest --test-dir $build -L gpu -j2 --output-on-failure --no-tests=error
 cp $build/tests/harness/work-attacks/attack-suite.txt "$out/attack-suite.txt" 2>/dev/null
 
 # examples/nnops: its test suite under capture, every captured kernel replayed against itself.
