@@ -15,7 +15,7 @@ limit_mib=48
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTARK_BUILD_TESTS=OFF \
   -DSTARK_STATIC_CLANG=ON -DSTARK_INSTALL_CLANG_RESOURCES=ON
-cmake --build "$build" --target stark
+cmake --build "$build" --target stark stark-worker stark_capture
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 cmake --install "$build" --prefix "$stage/prefix" --strip

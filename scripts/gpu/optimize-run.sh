@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# GPU-machine stage: the main job for real. The bundle's stark optimizes
+# examples/nnops with the built-in expert (capturing the project's own test
+# suite), then the winners are applied in place and the project's tests run
+# again on the optimized kernels.
+#
+# Here (development machine), once:
+#   scripts/build-bundle.sh && scripts/gpu/prepare-carry.sh      -> .device/
+#   scripts/gpu-run.sh --prepare build-lead/cli/stark            -> .device-harness/
+# There (GPU machine), from the repository root, carrying both folders:
+#   scripts/gpu/optimize-run.sh OUT_DIR [BUDGET] [SECONDS_PER_KERNEL]
+set -uo pipefail
+out=$(realpath -m "${1:?output folder}")
+budget=${2:-12}
+per_kernel=${3:-40}
+bundle=$(realpath .device)
+harness=$(realpath .device-harness)
+jobs=$(nproc)
+mkdir -p "$out"
+status=0
+log="$out/optimize-run.log"
+step() { echo; echo "== $* ($(date +%T))"; }
+run() { "$@" || { echo "FAILED ($?): $*"; status=1; }; }
+
+{
+  step "unpack the bundle"
+  run sh "$bundle/bundle/unpack.sh" /tmp/stark
+  step "googletest"
+  run sh -c "cmake -S '$harness/googletest' -B /tmp/gtest-build -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_INSTALL_PREFIX=/tmp/gtest >/dev/null && ninja -C /tmp/gtest-build -j$jobs install >/dev/null"
+  step "the GPU worker and the capture library, built here with CUDA only"
+  run sh -c "cmake -S '$harness/src' -B /tmp/stark-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTARK_WITH_CLANG=OFF \
+    -DSTARK_BUILD_TESTS=OFF -DSTARK_CARRIED_INCLUDE_DIR='$harness/include' >/dev/null && \
+    ninja -C /tmp/stark-gpu -j$jobs stark-worker stark_capture >/dev/null"
+  export STARK_WORKER=/tmp/stark-gpu/harness/stark-worker STARK_CAPTURE_LIBRARY=/tmp/stark-gpu/harness/libstark_capture.so
+  run /tmp/stark/bin/stark doctor
+  step "examples/nnops against the bundle's CMake package"
+  run sh -c "cmake -S examples/nnops -B /tmp/nnops-build -G Ninja -DCMAKE_PREFIX_PATH='/tmp/stark;/tmp/gtest' >/dev/null && \
+    ninja -C /tmp/nnops-build -j$jobs >/dev/null"
+  step "stark optimize (budget $budget, at most ${per_kernel}s per kernel), capturing the test suite"
+  run /usr/bin/time -v /tmp/stark/bin/stark optimize -p /tmp/nnops-build --target nnops --budget "$budget" \
+    --time-limit "$per_kernel" --out /tmp/result -- /tmp/nnops-build/tests/nnops_tests
+  step "reports and the patch"
+  run /tmp/stark/bin/stark report --result /tmp/result --format md -o "$out/report.md"
+  run /tmp/stark/bin/stark report --result /tmp/result --format html -o "$out/report.html"
+  run /tmp/stark/bin/stark apply --result /tmp/result --mode patch -o "$out/patch.diff"
+  step "the winners applied in place; the project's own tests on the optimized kernels"
+  run /tmp/stark/bin/stark apply --result /tmp/result --mode inplace
+  run ninja -C /tmp/nnops-build -j$jobs
+  run /tmp/nnops-build/tests/nnops_tests
+  step "result: $([ $status = 0 ] && echo PASS || echo FAIL)"
+} 2>&1 | tee "$log"
+cp /tmp/result/result.json "$out/result.json" 2>/dev/null  # $OUT takes at most 8 files
+exit $status
