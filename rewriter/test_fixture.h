@@ -38,9 +38,9 @@ inline std::string read(const fs::path& p) {
   return t ? *t : "";
 }
 
-/// A fresh folder under the system's temporary folder.
+/// A fresh scratch folder in the build tree (never shared with another build).
 inline fs::path scratch(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("stark_rewriter_" + name);
+  fs::path d = (std::filesystem::path(STARK_BINARY_DIR) / "tests/rewriter-scratch") / ("rewriter_" + name);
   fs::remove_all(d);
   fs::create_directories(d);
   return d;

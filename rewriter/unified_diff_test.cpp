@@ -42,7 +42,7 @@ TEST(UnifiedDiff, InsertionAtTheTopAndFarApartChanges) {
 
 // The real judge: git applies every diff we print and gets the new text back.
 TEST(UnifiedDiff, GitAppliesRandomEdits) {
-  fs::path dir = fs::temp_directory_path() / "stark_unified_diff_test";
+  fs::path dir = (std::filesystem::path(STARK_BINARY_DIR) / "tests/rewriter-scratch") / "unified_diff";
   fs::remove_all(dir);
   fs::create_directories(dir);
   ASSERT_EQ(run_process({"git", "init", "-q", dir.string()})->exit_code, 0);

@@ -26,7 +26,7 @@ ProcessResult stark(std::vector<std::string> args) {
 }
 
 fs::path scratch(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("stark_apply_cli_test_" + name);
+  fs::path d = (std::filesystem::path(STARK_BINARY_DIR) / "tests/rewriter-scratch") / ("apply_cli_" + name);
   fs::remove_all(d);
   fs::create_directories(d);
   return d;

@@ -18,7 +18,7 @@ const fs::path kPrefix = STARK_TEST_PREFIX;
 const std::string kStark = (kPrefix / "bin/stark").string();
 
 TEST(ExampleApply, EveryModeBuildsAndTheVariantsAreSwappedIn) {
-  const fs::path root = fs::temp_directory_path() / "stark_example_apply_test";
+  const fs::path root = (std::filesystem::path(STARK_BINARY_DIR) / "tests/rewriter-scratch") / "example_apply";
   const fs::path src = root / "nnops", build = root / "build", result = build / "stark/nnops";
   fs::remove_all(root);
   fs::create_directories(root);

@@ -17,7 +17,7 @@ const fs::path kPrefix = STARK_TEST_PREFIX;
 class SwapBuild : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() / "stark_variants_cmake_test";
+    root_ = (std::filesystem::path(STARK_BINARY_DIR) / "tests/rewriter-scratch") / "variants_cmake";
     fs::remove_all(root_);
     fs::create_directories(root_);
     fs::copy(kSource / "tests/projects/swap", src_, fs::copy_options::recursive);
@@ -34,9 +34,9 @@ class SwapBuild : public ::testing::Test {
   std::vector<std::string> markers() { return markers_in(build_ / "libswap.a"); }
 
   fs::path root_;
-  fs::path src_ = fs::temp_directory_path() / "stark_variants_cmake_test/src";
-  fs::path build_ = fs::temp_directory_path() / "stark_variants_cmake_test/build";
-  fs::path result_ = fs::temp_directory_path() / "stark_variants_cmake_test/build/stark/swap";
+  fs::path src_ = (std::filesystem::path(STARK_BINARY_DIR) / "tests/rewriter-scratch") / "variants_cmake/src";
+  fs::path build_ = (std::filesystem::path(STARK_BINARY_DIR) / "tests/rewriter-scratch") / "variants_cmake/build";
+  fs::path result_ = (std::filesystem::path(STARK_BINARY_DIR) / "tests/rewriter-scratch") / "variants_cmake/build/stark/swap";
 };
 
 using Markers = std::vector<std::string>;
