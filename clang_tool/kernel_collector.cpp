@@ -2,6 +2,7 @@
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
+#include <clang/AST/RecordLayout.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -144,8 +145,25 @@ class Collector : public RecursiveASTVisitor<Collector> {
     if (!dependent && !t->isIncompleteType()) {
       out.size = ctx_.getTypeSizeInChars(t).getQuantity();
       out.align = ctx_.getTypeAlignInChars(t).getQuantity();
+      if (out.kind == ParamKind::Record) add_fields(t, "", 0, out.fields);
     }
     return out;
+  }
+
+  // The scalar fields of a record, nested records flattened ("dims.rows").
+  void add_fields(QualType t, const std::string& prefix, int64_t base, std::vector<Field>& out) const {
+    const RecordDecl* rd = t->getAsRecordDecl();
+    if (!rd || !rd->isCompleteDefinition() || rd->isInvalidDecl()) return;
+    const ASTRecordLayout& layout = ctx_.getASTRecordLayout(rd);
+    for (const FieldDecl* f : rd->fields()) {
+      if (f->isBitField() || f->getName().empty()) continue;
+      int64_t offset = base + ctx_.toCharUnitsFromBits(layout.getFieldOffset(f->getFieldIndex())).getQuantity();
+      std::string name = prefix + f->getNameAsString();
+      QualType ft = f->getType().getCanonicalType();
+      if (ft->isRecordType()) add_fields(ft, name + ".", offset, out);
+      else if (ft->isScalarType() && !ft->isPointerType())
+        out.push_back({name, ft.getUnqualifiedType().getAsString(policy_), offset, ctx_.getTypeSizeInChars(ft).getQuantity()});
+    }
   }
 
   std::vector<Param> params_of(const FunctionDecl* fd) const {

@@ -133,6 +133,10 @@ TEST_F(EdgeProject, StructByValueAndSeveralLaunchSites) {
   EXPECT_EQ(k.params[0].type, "edge::Shape");
   EXPECT_EQ(k.params[0].size, 12);
   EXPECT_EQ(k.params[0].align, 4);
+  ASSERT_EQ(k.params[0].fields.size(), 3u);
+  EXPECT_EQ(k.params[0].fields[1].name, "cols");
+  EXPECT_EQ(k.params[0].fields[1].offset, 4);
+  EXPECT_EQ(k.params[0].fields[2].type, "float");
   EXPECT_EQ(k.params[1].pointee, "float");
   EXPECT_EQ(k.options.atol, 1e-3);
   EXPECT_EQ(text_at(m, k.file, k.range).rfind("[[stark::optimize(\"budget=4\", \"atol=1e-3\")]] __global__", 0), 0u);

@@ -67,6 +67,12 @@ void to_json(json& j, const Param& p) {
   }
   if (p.size > 0) j["size"] = p.size;
   if (p.align > 0) j["align"] = p.align;
+  if (!p.fields.empty()) {
+    json fields = json::array();
+    for (const auto& f : p.fields)
+      fields.push_back({{"name", f.name}, {"type", f.type}, {"offset", f.offset}, {"size", f.size}});
+    j["fields"] = fields;
+  }
 }
 void from_json(const json& j, Param& p) {
   p = {};
@@ -78,6 +84,9 @@ void from_json(const json& j, Param& p) {
   p.is_restrict = j.value("restrict", false);
   p.size = j.value("size", int64_t{0});
   p.align = j.value("align", int64_t{0});
+  for (const auto& f : j.value("fields", json::array()))
+    p.fields.push_back({f.at("name").get<std::string>(), f.at("type").get<std::string>(), f.at("offset").get<int64_t>(),
+                        f.at("size").get<int64_t>()});
 }
 
 void to_json(json& j, const Instantiation& i) {

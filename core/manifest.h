@@ -29,6 +29,16 @@ struct ByteRange {
 
 enum class ParamKind { Scalar, Pointer, Record };
 
+/// A scalar field of a by-value struct parameter: where its bytes are.
+/// Nested structs are flattened into dotted names ("dims.rows").
+struct Field {
+  std::string name;
+  std::string type;  // canonical scalar type: "int", "float"...
+  int64_t offset = 0;
+  int64_t size = 0;
+  bool operator==(const Field&) const = default;
+};
+
 /// One kernel parameter with the layout the launch passes it in.
 struct Param {
   std::string name;
@@ -39,6 +49,7 @@ struct Param {
   bool is_restrict = false;  // pointers: top-level __restrict__
   int64_t size = 0;   // bytes; 0 while the type is dependent (template)
   int64_t align = 0;
+  std::vector<Field> fields;  // records: the scalar fields (extension; for launch expressions like p.rows)
   bool operator==(const Param&) const = default;
 };
 

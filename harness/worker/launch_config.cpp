@@ -66,8 +66,23 @@ Expected<LaunchDims> launch_dims(const Capture& capture, const std::vector<Param
       if (name == fmt::format("block.{}", axes[a])) return original.block[a];
     }
     if (name == "shmem") return original.shmem;
-    for (size_t i = 0; i < params.size() && i < capture.args.size(); ++i)
+    for (size_t i = 0; i < params.size() && i < capture.args.size(); ++i) {
       if (params[i].name == name) return integer_scalar(capture.args[i], params[i]);
+      // "p.rows": an integer field of a struct passed by value, from its bytes.
+      if (params[i].kind != ParamKind::Record || name.substr(0, params[i].name.size() + 1) != params[i].name + ".") continue;
+      std::string_view field = name.substr(params[i].name.size() + 1);
+      for (const auto& f : params[i].fields) {
+        if (f.name != field || f.offset + f.size > static_cast<int64_t>(capture.args[i].bytes.size())) continue;
+        CapturedArg part;
+        part.kind = CapturedArg::Kind::Scalar;
+        part.bytes = capture.args[i].bytes.substr(static_cast<size_t>(f.offset), static_cast<size_t>(f.size));
+        ParamSpec as_scalar;
+        as_scalar.kind = ParamKind::Scalar;
+        as_scalar.type = f.type;
+        as_scalar.size = f.size;
+        return integer_scalar(part, as_scalar);
+      }
+    }
     return std::nullopt;
   };
   auto eval = [&](const std::string& text, const char* what) -> Expected<int64_t> {
@@ -78,7 +93,7 @@ Expected<LaunchDims> launch_dims(const Capture& capture, const std::vector<Param
         return Error{fmt::format("launch override {} '{}': '{}' is not an integer parameter of {} nor grid.x..block.z "
                                  "or shmem{}",
                                  what, text, name, capture.mangled,
-                                 name.find('.') != std::string::npos ? " (fields of structs are not supported)" : "")};
+                                 name.find('.') != std::string::npos ? " (nor an integer field of a struct parameter)" : "")};
     auto v = expr->evaluate(lookup);
     if (!v) return Error{fmt::format("launch override {} '{}': {}", what, text, v.error().message)};
     return *v;

@@ -68,13 +68,35 @@ TEST(LaunchConfig, OverrideErrorsNameTheProblem) {
   o.grid = {"p.n"};
   d = launch_dims(capture(), params(), o);
   ASSERT_FALSE(d);
-  EXPECT_NE(d.error().message.find("fields of structs"), std::string::npos);
+  EXPECT_NE(d.error().message.find("field of a struct parameter"), std::string::npos);
   o.grid = {"n - n"};
   d = launch_dims(capture(), params(), o);
   ASSERT_FALSE(d);
   EXPECT_NE(d.error().message.find("gives 0"), std::string::npos);
   o.grid = {"1", "2"};
   EXPECT_FALSE(launch_dims(capture(), params(), o));
+}
+
+TEST(LaunchConfig, StructFieldsFromTheCapturedBytes) {
+  // struct Shape { int rows; int cols; float eps; } passed by value.
+  ParamSpec shape{"s", ParamKind::Record, 12, "Shape", false};
+  shape.fields = {{"rows", "int", 0, 4}, {"cols", "int", 4, 4}, {"eps", "float", 8, 4}};
+  Capture c;
+  c.id = "c2";
+  c.launch.grid = {64, 1, 1};
+  c.launch.block = {128, 1, 1};
+  c.args = {{"s", CapturedArg::Kind::Record, i32(16384) + i32(1024) + f32(1e-5f), std::nullopt, 0}};
+  LaunchOverride o;
+  o.grid = {"s.rows"};
+  o.block = {"min(s.cols, 256)"};
+  auto d = launch_dims(c, {shape}, o);
+  ASSERT_TRUE(d) << d.error().message;
+  EXPECT_EQ(d->grid, (Dim3{16384, 1, 1}));
+  EXPECT_EQ(d->block, (Dim3{256, 1, 1}));
+  o.block = {"s.eps"};  // a float field is no launch dimension
+  EXPECT_FALSE(launch_dims(c, {shape}, o));
+  o.block = {"s.depth"};
+  EXPECT_FALSE(launch_dims(c, {shape}, o));
 }
 
 TEST(LaunchConfig, DeviceLimits) {

@@ -22,6 +22,7 @@ std::vector<ParamSpec> param_specs(const std::vector<Param>& params) {
     s.size = p.size;
     s.type = p.kind == ParamKind::Pointer ? p.pointee : p.type;
     s.is_const = p.is_const;
+    s.fields = p.fields;
     out.push_back(std::move(s));
   }
   return out;
@@ -39,6 +40,12 @@ const char* to_string(ReplyStatus s) {
 
 void to_json(json& j, const ParamSpec& p) {
   j = {{"name", p.name}, {"kind", to_string(p.kind)}, {"size", p.size}, {"type", p.type}, {"const", p.is_const}};
+  if (!p.fields.empty()) {
+    json fields = json::array();
+    for (const auto& f : p.fields)
+      fields.push_back({{"name", f.name}, {"type", f.type}, {"offset", f.offset}, {"size", f.size}});
+    j["fields"] = fields;
+  }
 }
 void from_json(const json& j, ParamSpec& p) {
   p = {};
@@ -48,6 +55,9 @@ void from_json(const json& j, ParamSpec& p) {
   p.size = j.at("size").get<int64_t>();
   p.type = j.value("type", "");
   p.is_const = j.value("const", false);
+  for (const auto& f : j.value("fields", json::array()))
+    p.fields.push_back({f.at("name").get<std::string>(), f.at("type").get<std::string>(), f.at("offset").get<int64_t>(),
+                        f.at("size").get<int64_t>()});
 }
 
 void to_json(json& j, const TimingSettings& t) {

@@ -33,6 +33,7 @@ struct ParamSpec {
   int64_t size = 0;
   std::string type;  // scalars: the type; pointers: the pointee
   bool is_const = false;
+  std::vector<Field> fields;  // records: scalar fields, for launch expressions like p.rows
   DType dtype() const { return parse_dtype(type); }
   bool operator==(const ParamSpec&) const = default;
 };
