@@ -44,11 +44,21 @@ run() { "$@" || { echo "FAILED ($?): $*"; status=1; }; }
   run /tmp/stark/bin/stark report --result /tmp/result --format md -o "$out/report.md"
   run /tmp/stark/bin/stark report --result /tmp/result --format html -o "$out/report.html"
   run /tmp/stark/bin/stark apply --result /tmp/result --mode patch -o "$out/patch.diff"
+  step "the LLM path with a scripted model (scripts/gpu/scripted-llm.py): hand-written faster kernels to find and rank"
+  rm -rf /tmp/stark-scripted-llm "/tmp/nnops-build/.stark/llm-cache"
+  run /tmp/stark/bin/stark optimize -p /tmp/nnops-build --target nnops --backend command \
+    --command "python3 $PWD/scripts/gpu/scripted-llm.py" --budget 6 --time-limit 90 \
+    --kernel src/reduce.cu:nnops::reduce_sum_kernel --kernel src/transpose.cu:nnops::transpose_kernel \
+    --out /tmp/scripted-result -- /tmp/nnops-build/tests/nnops_tests
+  run /tmp/stark/bin/stark report --result /tmp/scripted-result --format md -o /tmp/scripted-result/report.md
   step "the winners applied in place; the project's own tests on the optimized kernels"
   run /tmp/stark/bin/stark apply --result /tmp/result --mode inplace
   run ninja -C /tmp/nnops-build -j$jobs
   run /tmp/nnops-build/tests/nnops_tests
   step "result: $([ $status = 0 ] && echo PASS || echo FAIL)"
+  [ $status = 0 ]
 } 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}  # the block ran in a subshell: its own status variable is gone
 cp /tmp/result/result.json "$out/result.json" 2>/dev/null  # $OUT takes at most 8 files
+tar -C /tmp -czf "$out/scripted-result.tar.gz" scripted-result/result.json scripted-result/report.md 2>/dev/null
 exit $status
