@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Writes the benchmark table (Markdown) from one bench run's JSON files.
+
+    make_table.py --problems problems.json --roofline roofline.json --runs runs.tsv
+                  [--torch torch.json] [--vendor vendor.json] [-o table.md]
+
+problems.json  bench_shapes' output: name, kernel_id, shape, bytes, flops
+roofline.json  bench_roofline's output: copy_bytes_per_s, fp32_flops_per_s
+runs.tsv       one line per `stark optimize` run: RESULT_JSON<TAB>WALL_SECONDS<TAB>EXIT_CODE
+               (a run's wall time is split evenly over the kernels of its result)
+torch.json     torch_times.py's output; vendor.json: bench_vendor_times' output
+
+A kernel with no result (its run failed) still gets a row, with the reason.
+"Best" is the time of the kernel the project ends up with: the best variant
+when the result says `improved`, else the naive kernel. % of roofline is
+max(bytes / bandwidth, flops / peak) / time, both ceilings measured in the
+same run. Geometric means are over the rows that have both figures.
+"""
+import argparse
+import json
+import math
+import os
+import sys
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def geomean(values):
+    values = [v for v in values if v and v > 0]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+
+
+def fmt(v, digits=1, suffix=""):
+    return "-" if v is None else f"{v:,.{digits}f}{suffix}"
+
+
+def read_runs(path):
+    """kernel id -> {kernel result, wall_s, exit, shared}; plus failed runs' exit codes by result path."""
+    by_id, failed = {}, []
+    with open(path) as f:
+        for line in f:
+            if not line.strip():
+                continue
+            result_path, wall, code = line.rstrip("\n").split("\t")[:3]
+            result = load(result_path) if os.path.exists(result_path) else None
+            kernels = result["kernels"] if result else []
+            if not kernels:
+                failed.append((result_path, int(code)))
+            for k in kernels:
+                by_id[k["id"]] = {"k": k, "wall_s": float(wall) / len(kernels), "exit": int(code),
+                                  "shared": len(kernels) > 1, "gpu": (result.get("gpu") or {}).get("name")}
+    return by_id, failed
+
+
+def verification(k):
+    """How the kept variant was checked: 'all N passed', or which did not pass or run."""
+    if k["status"] != "improved":
+        return "naive kept"
+    checks = k.get("checks") or []
+    bad = [c["name"] for c in checks if c.get("ok") is False]
+    unrun = [c["name"] for c in checks if c.get("ok") is None]
+    if bad:
+        return "FAILED: " + ", ".join(bad)
+    if not checks:
+        return "no checks recorded"
+    return f"all {len(checks)} passed" + (f" ({len(unrun)} not run: {', '.join(unrun)})" if unrun else "")
+
+
+def build_rows(problems, roofline, runs, torch_times, vendor):
+    bw, peak = roofline["copy_bytes_per_s"], roofline["fp32_flops_per_s"]
+    rows = []
+    for p in problems:
+        run = runs.get(p["kernel_id"])
+        k = run["k"] if run else None
+        naive = k.get("baseline_us") if k else None
+        improved = k is not None and k["status"] == "improved" and k.get("best_us")
+        best = k["best_us"] if improved else naive
+        bound_us = max(p["bytes"] / bw, p["flops"] / peak) * 1e6
+        v = vendor.get(p["name"])
+        wall = run["wall_s"] if run else None
+        rows.append({
+            "name": p["name"], "shape": p["shape"], "status": k["status"] if k else "no result",
+            "naive_us": naive, "best_us": best,
+            "speedup": best and naive and naive / best,
+            "torch_us": torch_times.get(p["name"]),
+            "vendor_us": v["us"] if v else None, "vendor": v["library"] if v else None,
+            "roofline_naive": naive and 100 * bound_us / naive, "roofline_best": best and 100 * bound_us / best,
+            "attempts": k.get("attempts") if k else None, "wall_s": wall, "shared": run and run["shared"],
+            "per_min": k and wall and 60 * k.get("attempts", 0) / wall,
+            "verified": verification(k) if k else "-",
+        })
+        r = rows[-1]
+        r["vs_torch"] = r["torch_us"] and best and r["torch_us"] / best
+        r["vs_vendor"] = r["vendor_us"] and best and r["vendor_us"] / best
+    return rows
+
+
+def render(rows, roofline, torch_doc, failed):
+    out = [f"GPU: {roofline.get('gpu', '?')}; measured copy bandwidth "
+           f"{roofline['copy_bytes_per_s'] / 1e12:.2f} TB/s, fp32 FMA peak {roofline['fp32_flops_per_s'] / 1e12:.1f} "
+           f"TFLOP/s" + (f"; torch {torch_doc['torch']}" if torch_doc.get("torch") else "") + ".", ""]
+    out.append("| kernel | shape | naive µs | best µs | speedup | torch µs | vs torch | vendor µs | vs vendor "
+               "| % roofline (naive → best) | attempts | wall s | attempts/min | status | verification |")
+    out.append("|" + " --- |" * 15)
+    for r in rows:
+        vendor = f"{fmt(r['vendor_us'])} ({r['vendor']})" if r["vendor_us"] else "-"
+        wall = ("~" if r["shared"] else "") + fmt(r["wall_s"], 0)
+        out.append(f"| {r['name']} | {r['shape']} | {fmt(r['naive_us'])} | {fmt(r['best_us'])} | "
+                   f"{fmt(r['speedup'], 2, 'x')} | {fmt(r['torch_us'])} | {fmt(r['vs_torch'], 2, 'x')} | {vendor} | "
+                   f"{fmt(r['vs_vendor'], 2, 'x')} | {fmt(r['roofline_naive'])} → {fmt(r['roofline_best'])} | "
+                   f"{fmt(r['attempts'], 0)} | {wall} | {fmt(r['per_min'])} | {r['status']} | {r['verified']} |")
+    # (label, the rows' figures, unit): each mean is over the rows that have the figure.
+    means = [
+        ("speedup over naive", [r["speedup"] for r in rows], "x"),
+        ("naive vs torch eager (torch µs / naive µs)",
+         [r["torch_us"] / r["naive_us"] for r in rows if r["torch_us"] and r["naive_us"]], "x"),
+        ("best vs torch eager (torch µs / best µs)", [r["vs_torch"] for r in rows], "x"),
+        ("best vs vendor (vendor µs / best µs)", [r["vs_vendor"] for r in rows], "x"),
+        ("% of roofline, best", [r["roofline_best"] for r in rows], "%"),
+    ]
+    out += ["", "Geometric means:", ""]
+    summary = {}
+    for label, values, unit in means:
+        values = [v for v in values if v]
+        summary[label] = geomean(values)
+        out.append(f"- {label}: {fmt(summary[label], 1 if unit == '%' else 2, unit)} ({len(values)} rows)")
+    if failed:
+        out += ["", "Runs without a result: " + ", ".join(f"{p} (exit {c})" for p, c in failed)]
+    return "\n".join(out) + "\n", summary
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--problems", required=True)
+    ap.add_argument("--roofline", required=True)
+    ap.add_argument("--runs", required=True)
+    ap.add_argument("--torch")
+    ap.add_argument("--vendor")
+    ap.add_argument("-o", "--out")
+    a = ap.parse_args(argv)
+    torch_doc = load(a.torch) if a.torch and os.path.exists(a.torch) else {}
+    vendor_doc = load(a.vendor) if a.vendor and os.path.exists(a.vendor) else {}
+    runs, failed = read_runs(a.runs)
+    rows = build_rows(load(a.problems)["problems"], load(a.roofline), runs, torch_doc.get("times", {}),
+                      vendor_doc.get("times", {}))
+    text, _ = render(rows, load(a.roofline), torch_doc, failed)
+    if a.out:
+        with open(a.out, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
