@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Writes the benchmark table (Markdown) from one bench run's JSON files.
 
-    make_table.py --problems problems.json --roofline roofline.json --runs runs.tsv
+    make_table.py --problems problems.json --runs runs.tsv [--roofline roofline.json]
                   [--torch torch.json] [--vendor vendor.json] [-o table.md]
 
 problems.json  bench_shapes' output: name, kernel_id, shape, bytes, flops
-roofline.json  bench_roofline's output: copy_bytes_per_s, fp32_flops_per_s
+roofline.json  bench_roofline's output: copy_bytes_per_s, fp32_flops_per_s (without it: no % column figures)
 runs.tsv       one line per `stark optimize` run: RESULT_JSON<TAB>WALL_SECONDS<TAB>EXIT_CODE
                (a run's wall time is split evenly over the kernels of its result)
 torch.json     torch_times.py's output; vendor.json: bench_vendor_times' output
@@ -70,7 +70,7 @@ def verification(k):
 
 
 def build_rows(problems, roofline, runs, torch_times, vendor):
-    bw, peak = roofline["copy_bytes_per_s"], roofline["fp32_flops_per_s"]
+    bw, peak = roofline.get("copy_bytes_per_s"), roofline.get("fp32_flops_per_s")
     rows = []
     for p in problems:
         run = runs.get(p["kernel_id"])
@@ -78,7 +78,7 @@ def build_rows(problems, roofline, runs, torch_times, vendor):
         naive = k.get("baseline_us") if k else None
         improved = k is not None and k["status"] == "improved" and k.get("best_us")
         best = k["best_us"] if improved else naive
-        bound_us = max(p["bytes"] / bw, p["flops"] / peak) * 1e6
+        bound_us = max(p["bytes"] / bw, p["flops"] / peak) * 1e6 if bw and peak else None
         v = vendor.get(p["name"])
         wall = run["wall_s"] if run else None
         rows.append({
@@ -87,7 +87,8 @@ def build_rows(problems, roofline, runs, torch_times, vendor):
             "speedup": best and naive and naive / best,
             "torch_us": torch_times.get(p["name"]),
             "vendor_us": v["us"] if v else None, "vendor": v["library"] if v else None,
-            "roofline_naive": naive and 100 * bound_us / naive, "roofline_best": best and 100 * bound_us / best,
+            "roofline_naive": bound_us and naive and 100 * bound_us / naive,
+            "roofline_best": bound_us and best and 100 * bound_us / best,
             "attempts": k.get("attempts") if k else None, "wall_s": wall, "shared": run and run["shared"],
             "per_min": k and wall and 60 * k.get("attempts", 0) / wall,
             "verified": verification(k) if k else "-",
@@ -99,9 +100,13 @@ def build_rows(problems, roofline, runs, torch_times, vendor):
 
 
 def render(rows, roofline, torch_doc, failed):
-    out = [f"GPU: {roofline.get('gpu', '?')}; measured copy bandwidth "
-           f"{roofline['copy_bytes_per_s'] / 1e12:.2f} TB/s, fp32 FMA peak {roofline['fp32_flops_per_s'] / 1e12:.1f} "
-           f"TFLOP/s" + (f"; torch {torch_doc['torch']}" if torch_doc.get("torch") else "") + ".", ""]
+    if roofline:
+        ceilings = (f"measured copy bandwidth {roofline['copy_bytes_per_s'] / 1e12:.2f} TB/s, "
+                    f"fp32 FMA peak {roofline['fp32_flops_per_s'] / 1e12:.1f} TFLOP/s")
+    else:
+        ceilings = "no roofline measurement (the % column is empty)"
+    out = [f"GPU: {roofline.get('gpu', '?')}; {ceilings}"
+           + (f"; torch {torch_doc['torch']}" if torch_doc.get("torch") else "") + ".", ""]
     out.append("| kernel | shape | naive µs | best µs | speedup | torch µs | vs torch | vendor µs | vs vendor "
                "| % roofline (naive → best) | attempts | wall s | attempts/min | status | verification |")
     out.append("|" + " --- |" * 15)
@@ -135,7 +140,7 @@ def render(rows, roofline, torch_doc, failed):
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--problems", required=True)
-    ap.add_argument("--roofline", required=True)
+    ap.add_argument("--roofline")
     ap.add_argument("--runs", required=True)
     ap.add_argument("--torch")
     ap.add_argument("--vendor")
@@ -143,10 +148,11 @@ def main(argv):
     a = ap.parse_args(argv)
     torch_doc = load(a.torch) if a.torch and os.path.exists(a.torch) else {}
     vendor_doc = load(a.vendor) if a.vendor and os.path.exists(a.vendor) else {}
+    roofline = load(a.roofline) if a.roofline and os.path.exists(a.roofline) else {}
     runs, failed = read_runs(a.runs)
-    rows = build_rows(load(a.problems)["problems"], load(a.roofline), runs, torch_doc.get("times", {}),
+    rows = build_rows(load(a.problems)["problems"], roofline, runs, torch_doc.get("times", {}),
                       vendor_doc.get("times", {}))
-    text, _ = render(rows, load(a.roofline), torch_doc, failed)
+    text, _ = render(rows, roofline, torch_doc, failed)
     if a.out:
         with open(a.out, "w") as f:
             f.write(text)

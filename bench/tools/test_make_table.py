@@ -34,7 +34,7 @@ VENDOR = {"times": {"mathy": {"library": "cuBLAS sgemm", "us": 20000.0}}}
 
 
 class MakeTable(unittest.TestCase):
-    def run_tool(self, with_torch=True):
+    def run_tool(self, with_torch=True, with_roofline=True):
         d = tempfile.mkdtemp()
         files = {"problems.json": PROBLEMS, "roofline.json": ROOFLINE, "a.json": RESULT_A, "b.json": RESULT_B,
                  "torch.json": TORCH, "vendor.json": VENDOR}
@@ -44,8 +44,9 @@ class MakeTable(unittest.TestCase):
         with open(os.path.join(d, "runs.tsv"), "w") as f:
             f.write(f"{d}/a.json\t60\t0\n{d}/b.json\t30\t0\n{d}/missing.json\t5\t1\n")
         args = [sys.executable, os.path.join(HERE, "make_table.py"), "--problems", f"{d}/problems.json",
-                "--roofline", f"{d}/roofline.json", "--runs", f"{d}/runs.tsv", "--vendor", f"{d}/vendor.json",
-                "-o", f"{d}/table.md"] + (["--torch", f"{d}/torch.json"] if with_torch else [])
+                "--runs", f"{d}/runs.tsv", "--vendor", f"{d}/vendor.json", "-o", f"{d}/table.md"]
+        args += ["--torch", f"{d}/torch.json"] if with_torch else []
+        args += ["--roofline", f"{d}/roofline.json"] if with_roofline else []
         subprocess.run(args, check=True)
         with open(f"{d}/table.md") as f:
             return f.read()
@@ -87,6 +88,12 @@ class MakeTable(unittest.TestCase):
         text = self.run_tool(with_torch=False)
         self.assertEqual(self.row(text, "copyish")[5], "-")
         self.assertIn("- best vs torch eager (torch µs / best µs): - (0 rows)", text)
+
+    def test_without_roofline_the_percentages_are_empty(self):
+        text = self.run_tool(with_roofline=False)
+        self.assertEqual(self.row(text, "copyish")[9], "- → -")
+        self.assertEqual(self.row(text, "copyish")[4], "2.00x")
+        self.assertIn("no roofline measurement", text)
 
 
 if __name__ == "__main__":

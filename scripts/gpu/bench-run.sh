@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# GPU-machine benchmark run (issue 8): builds bench/, measures the roofline,
+# the vendor libraries and torch eager on the benchmark shapes, captures the
+# benchmark launches, runs `stark optimize` (built-in expert, fixed budget)
+# kernel by kernel, and writes the table (bench/README.md explains it).
+#
+# Here (development machine), once, as for scripts/gpu/optimize-run.sh:
+#   scripts/build-bundle.sh && scripts/gpu/prepare-carry.sh      -> .device/
+#   scripts/gpu-run.sh --prepare build-lead/cli/stark            -> .device-harness/
+# There, from the repository root, carrying .device and .device-harness:
+#   scripts/gpu/bench-run.sh OUT_DIR
+# Settings (environment):
+#   BENCH_BUDGET=6         attempts per kernel
+#   BENCH_TIME_LIMIT=20    seconds of search per kernel (stark optimize --time-limit)
+#   BENCH_DEADLINE=540     no kernel's search starts later than this many seconds after the start
+#   BENCH_KERNELS="..."    problem names to optimize (bench_shapes' names; default: all)
+#   BENCH_PHASES="setup build tests measure capture optimize table"
+#   BENCH_WORK=/tmp/bench-work   kept between calls on a warm machine: a later call can run
+#                          BENCH_PHASES="optimize table" BENCH_KERNELS="..." to go on
+# OUT_DIR gets table.md, bench-run.log and bench-artifacts.tar.gz (phase logs, every
+# result.json, the tools' JSON, runs.tsv). A failing phase or kernel is logged and
+# the run goes on; the exit status is 1 if anything failed.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$PWD
+out=$(realpath -m "${1:?usage: scripts/gpu/bench-run.sh OUT_DIR}")
+budget=${BENCH_BUDGET:-6}
+time_limit=${BENCH_TIME_LIMIT:-20}
+deadline=${BENCH_DEADLINE:-540}
+phases=${BENCH_PHASES:-setup build tests measure capture optimize table}
+work=${BENCH_WORK:-/tmp/bench-work}
+bundle=$root/.device
+harness=$root/.device-harness
+build=$work/build
+prefix=${BENCH_STARK_PREFIX:-/tmp/stark}  # where setup unpacks the bundle (STARK's CMake package)
+stark=${BENCH_STARK:-$prefix/bin/stark}
+jobs=$(nproc)
+python=/opt/torch/.venv/bin/python
+[[ -x $python ]] || python=python3
+export PATH=/usr/local/cuda/bin:$PATH
+export STARK_WORKER=/tmp/stark-gpu/harness/stark-worker STARK_CAPTURE_LIBRARY=/tmp/stark-gpu/harness/libstark_capture.so
+mkdir -p "$out" "$work/logs" "$work/results"
+start=$SECONDS
+status=0
+
+say() { echo "[$(date +%T) +$((SECONDS - start))s] $*"; }
+wants() { [[ " $phases " == *" $1 "* ]]; }
+# step NAME CMD...: runs CMD with its output in logs/NAME.log; a failure is
+# reported and remembered, never fatal. CMD runs in a background subshell so
+# that `set -e` holds inside it (bash ignores -e in an `if` or `||` context).
+step() {
+  local name=$1 t0=$SECONDS code=0
+  shift
+  say "$name: start"
+  (set -e; "$@") >"$work/logs/$name.log" 2>&1 &
+  wait $! || code=$?
+  if ((code == 0)); then
+    say "$name: ok ($((SECONDS - t0))s)"
+  else
+    say "$name: FAILED (exit $code, $((SECONDS - t0))s); last lines of logs/$name.log:"
+    tail -n 15 "$work/logs/$name.log" | sed 's/^/    /'
+    status=1
+  fi
+}
+
+setup() {
+  sh "$bundle/bundle/unpack.sh" "$prefix"
+  cmake -S "$harness/googletest" -B /tmp/gtest-build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/tmp/gtest
+  ninja -C /tmp/gtest-build -j"$jobs" install
+  cmake -S "$harness/src" -B /tmp/stark-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTARK_WITH_CLANG=OFF \
+    -DSTARK_BUILD_TESTS=OFF -DSTARK_CARRIED_INCLUDE_DIR="$harness/include"
+  ninja -C /tmp/stark-gpu -j"$jobs" stark-worker stark_capture
+  "$stark" doctor
+}
+
+build_bench() {
+  cmake -S bench -B "$build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix;/tmp/gtest"
+  ninja -C "$build" -j"$jobs" bench_kernels bench_tests bench_shapes bench_roofline
+  "$build/tools/bench_shapes" >"$work/problems.json"
+}
+
+# Optional: a missing vendor program leaves the vendor column empty.
+build_vendor() { ninja -C "$build" -j"$jobs" bench_vendor_times; }
+
+# Every test, the edge shapes included, on the naive kernels.
+run_tests() { "$build/tests/bench_tests" --gtest_output=json:"$work/gtest-naive.json"; }
+
+roofline() { "$build/tools/bench_roofline" >"$work/roofline.json"; cat "$work/roofline.json"; }
+vendor() { "$build/tools/bench_vendor_times" >"$work/vendor.json"; }
+torch_eager() { PYTHONUNBUFFERED=1 "$python" bench/tools/torch_times.py "$work/problems.json" >"$work/torch.json"; }
+
+# The benchmark shapes only (tests named *BenchShape), one launch per kernel:
+# the naive time in the table is then exactly that shape's, like torch's.
+capture() {
+  "$stark" scan -p "$build" --target bench_kernels -o "$work/manifest.json"
+  "$stark" capture -p "$build" --manifest "$work/manifest.json" --fresh --max-per-kernel 1 -- \
+    "$build/tests/bench_tests" --gtest_filter='*BenchShape*'
+}
+
+# One `stark optimize` per kernel: its own wall time, its own result, and a
+# crash or hang costs that kernel only.
+optimize_one() {
+  local name=$1 id=$2
+  rm -rf "$work/results/$name"
+  timeout -k 10 $((time_limit * 3 + 120)) "$stark" optimize -p "$build" --manifest "$work/manifest.json" \
+    --kernel "$id" --backend builtin --budget "$budget" --time-limit "$time_limit" --out "$work/results/$name"
+}
+
+optimize_all() {
+  local names
+  names=$(python3 -c 'import json,sys; print(" ".join(p["name"] for p in json.load(open(sys.argv[1]))["problems"]))' \
+    "$work/problems.json")
+  for name in ${BENCH_KERNELS:-$names}; do
+    local id
+    id=$(python3 -c 'import json,sys; ids = [p["kernel_id"] for p in json.load(open(sys.argv[1]))["problems"] if p["name"] == sys.argv[2]]; print(*ids) if ids else sys.exit(1)' \
+      "$work/problems.json" "$name") || { say "optimize: no problem named $name"; status=1; continue; }
+    if ((SECONDS - start + time_limit > deadline)); then
+      say "optimize $name: not started (BENCH_DEADLINE ${deadline}s reached)"
+      continue
+    fi
+    local t0=$SECONDS code=0
+    step "optimize-$name" optimize_one "$name" "$id"
+    [[ -f $work/results/$name/result.json ]] || code=1
+    printf '%s\t%s\t%s\n' "$work/results/$name/result.json" $((SECONDS - t0)) "$code" >>"$work/runs.tsv"
+  done
+}
+
+table() {
+  local extra=()
+  [[ -s $work/roofline.json ]] && extra+=(--roofline "$work/roofline.json")
+  [[ -s $work/torch.json ]] && extra+=(--torch "$work/torch.json")
+  [[ -s $work/vendor.json ]] && extra+=(--vendor "$work/vendor.json")
+  python3 bench/tools/make_table.py --problems "$work/problems.json" \
+    --runs "$work/runs.tsv" "${extra[@]}" -o "$out/table.md"
+  cat "$out/table.md"
+}
+
+set +e  # the block's exit status is read from PIPESTATUS below
+{
+  say "bench run: phases '$phases', budget $budget, ${time_limit}s per kernel, deadline ${deadline}s, work $work"
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv 2>&1 || true
+  if wants setup; then step setup setup; fi
+  if wants build; then
+    step build build_bench
+    step build-vendor build_vendor
+  fi
+  if wants tests; then step tests run_tests; fi
+  if wants measure; then
+    step roofline roofline
+    step vendor vendor
+    step torch torch_eager
+  fi
+  if wants capture; then step capture capture; fi
+  if wants optimize; then optimize_all; fi
+  if wants table; then step table table; fi
+  say "bench run: $([[ $status == 0 ]] && echo PASS || echo 'FAIL (see the FAILED lines)')"
+  exit "$status"
+} 2>&1 | tee -a "$out/bench-run.log"
+status=${PIPESTATUS[0]}
+set -e
+# At most 8 files come back from the GPU machine: everything small goes in one archive.
+tar -czf "$out/bench-artifacts.tar.gz" -C "$work" --exclude=build logs results $(cd "$work" && ls *.json runs.tsv 2>/dev/null) || true
+exit "$status"
