@@ -100,9 +100,9 @@ capture() {
 # One `stark optimize` per kernel: its own wall time, its own result, and a
 # crash or hang costs that kernel only.
 optimize_one() {
-  local name=$1 id=$2
+  local name=$1 id=$2 limit=$3
   rm -rf "$work/results/$name"
-  timeout -k 10 $((time_limit * 3 + 120)) "$stark" optimize -p "$build" --manifest "$work/manifest.json" \
+  timeout -k 10 "$limit" "$stark" optimize -p "$build" --manifest "$work/manifest.json" \
     --kernel "$id" --backend builtin --budget "$budget" --time-limit "$time_limit" --out "$work/results/$name"
 }
 
@@ -118,8 +118,10 @@ optimize_all() {
       say "optimize $name: not started (BENCH_DEADLINE ${deadline}s reached)"
       continue
     fi
-    local t0=$SECONDS code=0
-    step "optimize-$name" optimize_one "$name" "$id"
+    # A hung search is killed by the deadline (plus 30 s), so the table phase still runs.
+    local t0=$SECONDS code=0 limit=$((time_limit * 3 + 120)) left=$((deadline + 30 - (SECONDS - start)))
+    ((limit > left)) && limit=$left
+    step "optimize-$name" optimize_one "$name" "$id" "$limit"
     [[ -f $work/results/$name/result.json ]] || code=1
     printf '%s\t%s\t%s\n' "$work/results/$name/result.json" $((SECONDS - t0)) "$code" >>"$work/runs.tsv"
   done
