@@ -82,6 +82,31 @@ std::string command_line() {
 
 void note(const std::string& msg) { std::fprintf(stderr, "stark capture: %s\n", msg.c_str()); }
 
+/// Address and size of a kernel's module variable. Since CUDA 12 the runtime
+/// launches context-independent kernels: the launched handle may be a
+/// CUkernel, which has no module until it is resolved in the context.
+Expected<std::pair<CUdeviceptr, size_t>> module_variable(const CudaDriver& cu, CUfunction f, const std::string& name) {
+  CUdeviceptr address = 0;
+  size_t size = 0;
+  CUmodule module = nullptr;
+  CUresult r = cu.cuFuncGetModule(&module, f);
+  if (r != CUDA_SUCCESS) {
+    CUfunction resolved = nullptr;
+    if (cu.cuKernelGetFunction(&resolved, reinterpret_cast<CUkernel>(f)) == CUDA_SUCCESS)
+      r = cu.cuFuncGetModule(&module, resolved);
+  }
+  if (r == CUDA_SUCCESS) {
+    r = cu.cuModuleGetGlobal(&address, &size, module, name.c_str());
+    if (r == CUDA_SUCCESS) return std::make_pair(address, size);
+  }
+  CUlibrary library = nullptr;
+  if (cu.cuKernelGetLibrary(&library, reinterpret_cast<CUkernel>(f)) == CUDA_SUCCESS) {
+    r = cu.cuLibraryGetGlobal(&address, &size, library, name.c_str());
+    if (r == CUDA_SUCCESS) return std::make_pair(address, size);
+  }
+  return Error{cu.describe(r)};
+}
+
 void refuse(State& s, const std::string& kernel, const std::string& mangled, const std::string& reason) {
   if (!s.reported.insert(kernel + "\n" + reason).second) return;
   (void)s.store->update([&](CaptureIndex& index) -> Expected<void> {
@@ -299,22 +324,19 @@ void on_enter(State& s, const CUpti_CallbackData* cb, const PlanInstantiation& p
     p->before.push_back(std::move(data));
   }
   if (!plan.globals.empty()) {
-    CUmodule module = nullptr;
-    if (cu.cuFuncGetModule(&module, l.f) == CUDA_SUCCESS) {
-      for (const auto& name : plan.globals) {
-        CUdeviceptr g = 0;
-        size_t size = 0;
-        if (cu.cuModuleGetGlobal(&g, &size, module, name.c_str()) != CUDA_SUCCESS) continue;
-        std::string data(size, '\0');
-        if (cu.cuMemcpyDtoHAsync(data.data(), g, size, l.stream) != CUDA_SUCCESS) continue;
-        p->global_addrs.push_back({g, size});
-        p->global_names.push_back(name);
-        p->globals_before.push_back(std::move(data));
-      }
-    } else {
-      refuse(s, plan.kernel, plan.mangled,
-             "the module of the kernel could not be read (lazy loading?): its __device__/__constant__ variables are "
-             "not captured; set CUDA_MODULE_LOADING=EAGER");
+    for (const auto& name : plan.globals) {
+      auto g = module_variable(cu, l.f, name);
+      if (!g)
+        // Replaying without the variable's value would judge both kernels on
+        // made-up data: no capture rather than an unfaithful one.
+        return refuse(s, plan.kernel, plan.mangled,
+                      fmt::format("its module variable '{}' could not be read: {}", name, g.error().message));
+      std::string data(g->second, '\0');
+      if (cu.cuMemcpyDtoHAsync(data.data(), g->first, g->second, l.stream) != CUDA_SUCCESS)
+        return refuse(s, plan.kernel, plan.mangled, fmt::format("the driver refused to copy module variable '{}'", name));
+      p->global_addrs.push_back(*g);
+      p->global_names.push_back(name);
+      p->globals_before.push_back(std::move(data));
     }
   }
   if (cu.cuStreamSynchronize(l.stream) != CUDA_SUCCESS) return;

@@ -29,7 +29,7 @@ namespace stark::harness {
   X(cuMemFreeHost) X(cuMemGetAddressRange) X(cuPointerGetAttribute) X(cuStreamCreate) X(cuStreamDestroy)     \
   X(cuStreamSynchronize) X(cuStreamQuery) X(cuStreamIsCapturing) X(cuStreamGetCtx) X(cuEventCreate)          \
   X(cuEventDestroy) X(cuEventRecord) X(cuEventQuery) X(cuEventSynchronize) X(cuEventElapsedTime)             \
-  X(cuLaunchKernel) X(cuLaunchKernelEx)
+  X(cuLaunchKernel) X(cuLaunchKernelEx) X(cuKernelGetFunction) X(cuKernelGetLibrary) X(cuLibraryGetGlobal)
 
 /// Function pointers to the driver; obtain one with cuda_driver().
 struct CudaDriver {

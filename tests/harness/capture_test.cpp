@@ -66,8 +66,10 @@ TEST(Capture, RecordsRealLaunchesAndReplaysThem) {
   }
   EXPECT_EQ(mangled, (std::set<std::string>{"_Z6negateIfEviPKT_PS0_", "_Z6negateIdEviPKT_PS0_"}));
   EXPECT_TRUE(memories.count("managed"));
+  for (const auto& r : index->refusals) all += "\nrefused " + r.kernel + ": " + r.reason;
+  ASSERT_FALSE(index->for_kernel("kernels.cu:add_bias").empty()) << all;
   const Capture* bias = index->for_kernel("kernels.cu:add_bias").front();
-  ASSERT_EQ(bias->globals.size(), 1u);
+  ASSERT_EQ(bias->globals.size(), 1u) << all;
   EXPECT_EQ(bias->globals[0].name, "c_bias");
   auto value = store->get_blob(bias->globals[0].before);
   ASSERT_TRUE(value);
