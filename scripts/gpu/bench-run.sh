@@ -6,8 +6,7 @@
 #
 # Here (development machine), once, as for scripts/gpu/optimize-run.sh:
 #   scripts/build-bundle.sh && scripts/gpu/prepare-carry.sh      -> .device/
-#   scripts/gpu-run.sh --prepare build-lead/cli/stark            -> .device-harness/
-# There, from the repository root, carrying .device and .device-harness:
+# There, from the repository root, carrying .device:
 #   scripts/gpu/bench-run.sh OUT_DIR
 # Settings (environment):
 #   BENCH_BUDGET=6         attempts per kernel
@@ -30,7 +29,6 @@ deadline=${BENCH_DEADLINE:-540}
 phases=${BENCH_PHASES:-setup build tests measure capture optimize table}
 work=${BENCH_WORK:-/tmp/bench-work}
 bundle=$root/.device
-harness=$root/.device-harness
 build=$work/build
 prefix=${BENCH_STARK_PREFIX:-/tmp/stark}  # where setup unpacks the bundle (STARK's CMake package)
 stark=${BENCH_STARK:-$prefix/bin/stark}
@@ -38,7 +36,6 @@ jobs=$(nproc)
 python=/opt/torch/.venv/bin/python
 [[ -x $python ]] || python=python3
 export PATH=/usr/local/cuda/bin:$PATH
-export STARK_WORKER=/tmp/stark-gpu/harness/stark-worker STARK_CAPTURE_LIBRARY=/tmp/stark-gpu/harness/libstark_capture.so
 mkdir -p "$out" "$work/logs" "$work/results"
 start=$SECONDS
 status=0
@@ -65,11 +62,9 @@ step() {
 
 setup() {
   sh "$bundle/bundle/unpack.sh" "$prefix"
-  cmake -S "$harness/googletest" -B /tmp/gtest-build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/tmp/gtest
+  cmake -S "$bundle/googletest" -B /tmp/gtest-build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/tmp/gtest
   ninja -C /tmp/gtest-build -j"$jobs" install
-  cmake -S "$harness/src" -B /tmp/stark-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTARK_WITH_CLANG=OFF \
-    -DSTARK_BUILD_TESTS=OFF -DSTARK_CARRIED_INCLUDE_DIR="$harness/include"
-  ninja -C /tmp/stark-gpu -j"$jobs" stark-worker stark_capture
+  # stark finds the bundle's own stark-worker and capture library (one source tree, one protocol).
   "$stark" doctor
 }
 
