@@ -15,6 +15,7 @@
 #include <optional>
 
 #include "clang_tool/annotation.h"
+#include "clang_tool/fingerprint.h"
 #include "clang_tool/mangle.h"
 #include "core/paths.h"
 
@@ -34,8 +35,13 @@ class Collector : public RecursiveASTVisitor<Collector> {
   using Base = RecursiveASTVisitor<Collector>;
 
  public:
-  Collector(ASTContext& ctx, UnitScan& unit)
-      : ctx_(ctx), sm_(ctx.getSourceManager()), unit_(unit), mangler_(ctx), policy_(ctx.getPrintingPolicy()) {
+  Collector(ASTContext& ctx, UnitScan& unit, const KernelFingerprinter* fingerprinter)
+      : ctx_(ctx),
+        sm_(ctx.getSourceManager()),
+        unit_(unit),
+        fingerprinter_(fingerprinter),
+        mangler_(ctx),
+        policy_(ctx.getPrintingPolicy()) {
     policy_.SuppressTagKeyword = true;
     policy_.FullyQualifiedName = true;
   }
@@ -282,6 +288,11 @@ class Collector : public RecursiveASTVisitor<Collector> {
     } else {
       k.instantiations.push_back({mangled(fd), "", k.params});
     }
+    if (fingerprinter_) {
+      std::vector<std::string> names{k.qualified_name};
+      for (const auto& i : k.instantiations) names.push_back(i.mangled + " <" + i.template_args + ">");
+      k.fingerprint = fingerprinter_->fingerprint(fd, names);
+    }
     unit_.kernels.push_back(std::move(uk));
   }
 
@@ -436,6 +447,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   ASTContext& ctx_;
   SourceManager& sm_;
   UnitScan& unit_;
+  const KernelFingerprinter* fingerprinter_;
   KernelMangler mangler_;
   PrintingPolicy policy_;
   std::vector<const FunctionDecl*> callers_;
@@ -443,8 +455,8 @@ class Collector : public RecursiveASTVisitor<Collector> {
 
 }  // namespace
 
-void collect_kernels(clang::ASTContext& context, UnitScan& unit) {
-  Collector collector(context, unit);
+void collect_kernels(clang::ASTContext& context, UnitScan& unit, const KernelFingerprinter* fingerprinter) {
+  Collector collector(context, unit, fingerprinter);
   collector.TraverseDecl(context.getTranslationUnitDecl());
 }
 

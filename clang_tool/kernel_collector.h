@@ -11,9 +11,12 @@ class ASTContext;
 
 namespace stark {
 
+class KernelFingerprinter;
+
 /// Fills unit.kernels, unit.launches and annotation diagnostics from a
-/// parsed translation unit (which must have parsed without errors).
-void collect_kernels(clang::ASTContext& context, UnitScan& unit);
+/// parsed translation unit (which must have parsed without errors). With a
+/// fingerprinter, every kernel gets its fingerprint.
+void collect_kernels(clang::ASTContext& context, UnitScan& unit, const KernelFingerprinter* fingerprinter = nullptr);
 
 }  // namespace stark
 

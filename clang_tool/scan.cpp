@@ -55,6 +55,7 @@ class Merger {
       auto [it, fresh] = kernels_.try_emplace(uk.key, uk);
       Kernel& k = it->second.kernel;
       if (fresh) order_.push_back(uk.key);
+      if (uk.kernel.fingerprint) fingerprints_[uk.key].insert(*uk.kernel.fingerprint);
       for (const auto& inst : uk.kernel.instantiations)
         if (std::none_of(k.instantiations.begin(), k.instantiations.end(),
                          [&](const Instantiation& i) { return i.mangled == inst.mangled; }))
@@ -90,6 +91,11 @@ class Merger {
     for (const auto& key : order_) {
       UnitKernel& uk = kernels_.at(key);
       Kernel k = std::move(uk.kernel);
+      // A kernel in a header means what every unit that sees it makes of it:
+      // a change seen by any of them changes the fingerprint.
+      if (auto f = fingerprints_.find(key); f != fingerprints_.end())
+        k.fingerprint = f->second.size() == 1 ? *f->second.begin()
+                                              : content_hash(fmt::format("{}", fmt::join(f->second, "\n")));
       files.insert(k.file);
       k.file = display_path(k.file, root_);
       k.id = k.file + ":" + k.qualified_name + (uk.overloaded ? uk.signature : "");
@@ -123,6 +129,7 @@ class Merger {
   fs::path root_;
   std::map<std::string, UnitKernel> kernels_;
   std::map<std::string, size_t> compile_instantiations_;
+  std::map<std::string, std::set<std::string>> fingerprints_;
   std::vector<std::string> order_;
   std::vector<UnitLaunch> launches_;
   std::vector<Diagnostic> diagnostics_;

@@ -15,7 +15,9 @@
 
 #include "clang_tool/annotation.h"
 #include "clang_tool/clang_errors.h"
+#include "clang_tool/fingerprint.h"
 #include "clang_tool/kernel_collector.h"
+#include "clang_tool/macro_log.h"
 #include "core/paths.h"
 
 namespace stark {
@@ -24,12 +26,15 @@ namespace {
 
 class CollectConsumer : public clang::ASTConsumer {
  public:
-  CollectConsumer(UnitScan& unit, const ClangSetup& setup) : unit_(unit), setup_(setup) {}
+  CollectConsumer(UnitScan& unit, const ClangSetup& setup, std::unique_ptr<ToolchainFiles> toolchain,
+                  std::unique_ptr<MacroLog> macros)
+      : unit_(unit), setup_(setup), toolchain_(std::move(toolchain)), macros_(std::move(macros)) {}
 
   void HandleTranslationUnit(clang::ASTContext& ctx) override {
     note_cuda_wrappers(ctx.getSourceManager());
     if (ctx.getDiagnostics().hasErrorOccurred()) return;  // a broken unit yields errors, not half a manifest
-    collect_kernels(ctx, unit_);
+    KernelFingerprinter fingerprinter(ctx, *macros_, *toolchain_);
+    collect_kernels(ctx, unit_, &fingerprinter);
   }
 
  private:
@@ -48,20 +53,29 @@ class CollectConsumer : public clang::ASTConsumer {
 
   UnitScan& unit_;
   const ClangSetup& setup_;
+  std::unique_ptr<ToolchainFiles> toolchain_;
+  std::unique_ptr<MacroLog> macros_;
 };
 
 class CollectAction : public clang::ASTFrontendAction {
  public:
-  CollectAction(UnitScan& unit, const ClangSetup& setup) : unit_(unit), setup_(setup) {}
+  CollectAction(UnitScan& unit, const ClangSetup& setup, std::filesystem::path cuda_path)
+      : unit_(unit), setup_(setup), cuda_path_(std::move(cuda_path)) {}
 
  protected:
-  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance&, llvm::StringRef) override {
-    return std::make_unique<CollectConsumer>(unit_, setup_);
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci, llvm::StringRef) override {
+    // The toolkit's and clang's headers are keyed by their versions, not walked.
+    auto toolchain = std::make_unique<ToolchainFiles>(
+        ci.getSourceManager(), std::vector<std::filesystem::path>{setup_.resource_dir, setup_.stub_dir, cuda_path_});
+    auto macros = std::make_unique<MacroLog>(*toolchain);
+    ci.getPreprocessor().addPPCallbacks(macros->recorder(ci.getPreprocessor()));
+    return std::make_unique<CollectConsumer>(unit_, setup_, std::move(toolchain), std::move(macros));
   }
 
  private:
   UnitScan& unit_;
   const ClangSetup& setup_;
+  std::filesystem::path cuda_path_;
 };
 
 }  // namespace
@@ -76,7 +90,8 @@ UnitScan scan_unit(const CompileCommand& command, const ClangSetup& setup) {
   fs->setCurrentWorkingDirectory(command.directory);
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(new clang::FileManager(clang::FileSystemOptions(), fs));
   clang::tooling::ToolInvocation invocation(clang_arguments(command, setup),
-                                            std::make_unique<CollectAction>(unit, setup), files.get());
+                                            std::make_unique<CollectAction>(unit, setup, cuda_path_of(command.arguments)),
+                                            files.get());
   ClangErrorCollector errors(unit.diagnostics, command.directory);
   invocation.setDiagnosticConsumer(&errors);
   bool ok = invocation.run();

@@ -162,6 +162,7 @@ void to_json(json& j, const Kernel& k) {
        {"options", k.options}};
   if (k.compile) j["compile"] = *k.compile;
   j["launches"] = k.launches;
+  if (k.fingerprint) j["fingerprint"] = *k.fingerprint;
 }
 void from_json(const json& j, Kernel& k) {
   k = {};
@@ -179,6 +180,7 @@ void from_json(const json& j, Kernel& k) {
   k.options = j.value("options", KernelOptions{});
   if (j.contains("compile") && !j["compile"].is_null()) k.compile = j["compile"].get<CompileCommand>();
   k.launches = j.value("launches", std::vector<Launch>{});
+  if (j.contains("fingerprint") && !j["fingerprint"].is_null()) k.fingerprint = j["fingerprint"].get<std::string>();
 }
 
 void to_json(json& j, const Manifest& m) {

@@ -105,6 +105,10 @@ struct Kernel {
   KernelOptions options;
   std::optional<CompileCommand> compile;
   std::vector<Launch> launches;
+  // Extension: xxh64 of what the kernel means to the compiler (its text and
+  // everything it depends on, clang_tool/fingerprint.h); the result cache's
+  // key. Absent in manifests not written by `stark scan`: no caching then.
+  std::optional<std::string> fingerprint;
   bool operator==(const Kernel&) const = default;
 };
 

@@ -40,6 +40,7 @@ Manifest sample() {
   l.grid_range = ByteRange{903, 918};
   l.caller = "ns::launch_saxpy";
   k.launches = {l};
+  k.fingerprint = "xxh64:00112233445566aa";
   m.kernels = {k};
   m.diagnostics = {{"src/bad.cu", 3, 5, Severity::Error, "unknown option"}};
   return m;
