@@ -1,0 +1,174 @@
+#include "cache/result_cache.h"
+
+#include <fcntl.h>
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "core/file_io.h"
+
+namespace stark {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+const char* event_name(CacheEvent e) {
+  switch (e) {
+    case CacheEvent::Hit: return "hit";
+    case CacheEvent::Miss: return "miss";
+    case CacheEvent::Store: return "store";
+    case CacheEvent::Rejected: return "rejected";
+  }
+  return "?";
+}
+
+bool is_entry_file(const fs::path& p) {
+  return p.extension() == ".json" && p.filename().string().find(".tmp.") == std::string::npos;
+}
+
+// A crashed writer leaves its temp file; one this old is nobody's any more.
+constexpr auto kStaleTemp = std::chrono::hours(1);
+
+}  // namespace
+
+std::string utc_timestamp() { return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr))); }
+
+fs::path resolve_cache_dir(const std::string& option, const std::string& build_dir) {
+  if (!option.empty()) return option;
+  if (const char* env = std::getenv("STARK_CACHE_DIR"); env && *env) return env;
+  return fs::path(build_dir) / ".stark" / "cache";
+}
+
+void to_json(json& j, const CacheStats& s) {
+  j = {{"schema", "stark.cache-stats/1"},
+       {"dir", s.dir},
+       {"entries", s.entries},
+       {"bytes", s.bytes},
+       {"by_status", s.by_status},
+       {"unreadable", s.unreadable},
+       {"oldest", s.oldest.empty() ? json(nullptr) : json(s.oldest)},
+       {"newest", s.newest.empty() ? json(nullptr) : json(s.newest)},
+       {"events", {{"hits", s.hits}, {"misses", s.misses}, {"stores", s.stores}, {"rejected", s.rejected}}}};
+}
+
+Expected<fs::path> ResultCache::entry_path(const std::string& key) const {
+  constexpr std::string_view prefix = "xxh64:";
+  std::string_view hex = std::string_view(key).substr(std::min(key.size(), prefix.size()));
+  bool ok = key.rfind(prefix, 0) == 0 && hex.size() == 16 &&
+            hex.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+  if (!ok) return Error{fmt::format("'{}' is not a cache key", key)};
+  return dir_ / "entries" / std::string(hex.substr(0, 2)) / (std::string(hex.substr(2)) + ".json");
+}
+
+Expected<std::optional<CacheEntry>> ResultCache::lookup(const std::string& key) const {
+  auto path = entry_path(key);
+  if (!path) return path.error();
+  std::error_code ec;
+  if (!fs::exists(*path, ec)) return std::optional<CacheEntry>{};
+  auto text = read_file(*path);
+  if (!text) return text.error();
+  auto entry = parse_entry(*text, key);
+  if (!entry) return Error{fmt::format("{}: {}", path->string(), entry.error().message)};
+  return std::optional<CacheEntry>(std::move(*entry));
+}
+
+Expected<void> ResultCache::store(const CacheEntry& entry) const {
+  auto path = entry_path(entry.key);
+  if (!path) return path.error();
+  return write_file_atomic(*path, json(entry).dump(1) + "\n");
+}
+
+void ResultCache::touch(const std::string& key) const {
+  auto path = entry_path(key);
+  std::error_code ec;
+  if (path) fs::last_write_time(*path, fs::file_time_type::clock::now(), ec);
+}
+
+void ResultCache::note(CacheEvent event, const std::string& kernel) const {
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  // One write(2) of a short line with O_APPEND: concurrent writers' lines
+  // never interleave, so counts stay exact without a lock.
+  std::string line = fmt::format("{} {} {}\n", utc_timestamp(), event_name(event), kernel.substr(0, 400));
+  int fd = ::open((dir_ / "events.log").c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return;
+  ssize_t written = ::write(fd, line.data(), line.size());
+  (void)written;
+  ::close(fd);
+}
+
+Expected<CacheStats> ResultCache::stats() const {
+  CacheStats s;
+  s.dir = dir_.string();
+  std::error_code ec;
+  if (fs::is_directory(dir_ / "entries", ec)) {
+    for (auto it = fs::recursive_directory_iterator(dir_ / "entries", ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec)) {
+      if (!it->is_regular_file(ec) || !is_entry_file(it->path())) continue;
+      auto text = read_file(it->path());
+      auto j = text ? json::parse(*text, nullptr, /*allow_exceptions=*/false) : json();
+      if (j.is_discarded() || !j.is_object() || !j.contains("result") || !j["result"].is_object()) {
+        ++s.unreadable;
+        continue;
+      }
+      ++s.entries;
+      s.bytes += static_cast<int64_t>(text->size());
+      ++s.by_status[j["result"].value("status", "?")];
+      std::string created = j.value("created", "");
+      if (!created.empty() && (s.oldest.empty() || created < s.oldest)) s.oldest = created;
+      if (created > s.newest) s.newest = created;
+    }
+    if (ec) return Error{fmt::format("cannot list '{}': {}", (dir_ / "entries").string(), ec.message())};
+  }
+  std::ifstream log(dir_ / "events.log");
+  for (std::string line; std::getline(log, line);) {
+    std::istringstream fields(line);
+    std::string when, what;
+    fields >> when >> what;
+    if (what == "hit") ++s.hits;
+    else if (what == "miss") ++s.misses;
+    else if (what == "store") ++s.stores;
+    else if (what == "rejected") ++s.rejected;
+  }
+  return s;
+}
+
+Expected<CleanReport> ResultCache::clean(const CleanOptions& options) const {
+  CleanReport r;
+  std::error_code ec;
+  auto now = fs::file_time_type::clock::now();
+  if (fs::is_directory(dir_ / "entries", ec)) {
+    std::vector<fs::path> files;
+    for (auto it = fs::recursive_directory_iterator(dir_ / "entries", ec); !ec && it != fs::recursive_directory_iterator();
+         it.increment(ec))
+      if (it->is_regular_file(ec)) files.push_back(it->path());
+    if (ec) return Error{fmt::format("cannot list '{}': {}", (dir_ / "entries").string(), ec.message())};
+    for (const auto& f : files) {
+      auto age = now - fs::last_write_time(f, ec);
+      if (ec) continue;  // removed by another cleaner meanwhile
+      bool entry = is_entry_file(f);
+      bool old = options.older_than ? age > *options.older_than : true;
+      // Another process may be writing a temp file right now: only stale ones go.
+      if (!entry) old = age > kStaleTemp;
+      if (!old) {
+        r.kept += entry;
+        continue;
+      }
+      auto size = fs::file_size(f, ec);
+      if (fs::remove(f, ec) && entry) {
+        ++r.removed;
+        r.bytes_freed += static_cast<int64_t>(size);
+      }
+    }
+  }
+  if (!options.older_than) fs::remove(dir_ / "events.log", ec);
+  return r;
+}
+
+}  // namespace stark
