@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstring>
+#include <optional>
 
 #include "harness/store/capture_store.h"
 
@@ -34,13 +35,31 @@ std::string scalar_text(const std::string& bytes, const std::string& type) {
 
 }  // namespace
 
+namespace {
+
+std::optional<harness::CaptureIndex> read_store_index(const std::filesystem::path& store_dir) {
+  std::error_code ec;
+  if (!std::filesystem::exists(store_dir, ec)) return std::nullopt;
+  auto store = harness::CaptureStore::open(store_dir, /*create=*/false);
+  if (!store) return std::nullopt;
+  auto index = store->read_index();
+  if (!index) return std::nullopt;
+  return std::move(*index);
+}
+
+}  // namespace
+
+std::vector<std::string> capture_shapes(const std::filesystem::path& store_dir, const Kernel& kernel) {
+  std::vector<std::string> out;
+  auto index = read_store_index(store_dir);
+  if (!index) return out;
+  for (const harness::Capture* c : index->for_kernel(kernel.id)) out.push_back(c->mangled + " " + c->shape);
+  return out;
+}
+
 std::vector<std::string> describe_inputs(const std::filesystem::path& store_dir, const Kernel& kernel, size_t max_lines) {
   std::vector<std::string> out;
-  std::error_code ec;
-  if (!std::filesystem::exists(store_dir, ec)) return out;
-  auto store = harness::CaptureStore::open(store_dir, /*create=*/false);
-  if (!store) return out;
-  auto index = store->read_index();
+  auto index = read_store_index(store_dir);
   if (!index) return out;
   for (const harness::Capture* c : index->for_kernel(kernel.id)) {
     if (out.size() >= max_lines) break;

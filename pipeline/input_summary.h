@@ -15,6 +15,10 @@ namespace stark {
 /// Empty when the store has no capture of the kernel (or no store exists).
 std::vector<std::string> describe_inputs(const std::filesystem::path& store, const Kernel& kernel, size_t max_lines = 6);
 
+/// Every capture of the kernel as "<mangled> <shape key>" (launch, scalar
+/// values, buffer sizes), for the result cache's key. Empty without a store.
+std::vector<std::string> capture_shapes(const std::filesystem::path& store, const Kernel& kernel);
+
 }  // namespace stark
 
 #endif  // STARK_PIPELINE_INPUT_SUMMARY_H

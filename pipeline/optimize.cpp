@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 
 #include "core/file_io.h"
 #include "core/hash.h"
@@ -47,11 +48,24 @@ Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, Va
   result.seed = static_cast<int64_t>(options.seed);
   auto save = [&]() -> Expected<void> { return write_json_file(options.out_dir / "result.json", nlohmann::json(result)); };
   if (auto ok = save(); !ok) return ok.error();
+  auto budget_of = [&](const Kernel& k) {
+    return options.budget.value_or(static_cast<int>(k.options.budget.value_or(kDefaultBudget)));
+  };
+  auto seed_of = [&](const Kernel& k) {
+    return k.options.seed ? static_cast<uint64_t>(*k.options.seed) : options.seed;
+  };
+  std::vector<const Kernel*> searched;
+  for (const Kernel* k : selected)
+    if (!(k->options.skip.value_or(false) && options.kernels.empty())) searched.push_back(k);
+  std::map<std::string, CacheLookup> cached =
+      look_up_all(manifest, searched, options.cache, options.parallel, evaluator, validator, [&](const Kernel& k) {
+        return KernelKeyParams{budget_of(k), seed_of(k), options.parallel, result.backend, result.gpu};
+      });
 
   double spent = 0;
   for (const Kernel* kernel : selected) {
     bool skip = kernel->options.skip.value_or(false) && options.kernels.empty();
-    int budget = options.budget.value_or(static_cast<int>(kernel->options.budget.value_or(kDefaultBudget)));
+    int budget = budget_of(*kernel);
     if (skip) {
       KernelResult k;
       k.id = kernel->id;
@@ -73,11 +87,21 @@ Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, Va
       (void)save();
       continue;
     }
+    auto lookup = cached.find(kernel->id);
+    if (lookup != cached.end() && !lookup->second.note.empty()) say(fmt::format("{}: {}", kernel->id, lookup->second.note));
+    if (lookup != cached.end() && lookup->second.hit) {
+      const KernelResult& k = *lookup->second.hit;
+      if (hooks.begin_kernel) hooks.begin_kernel(*kernel, budget, k.baseline_us);
+      result.kernels.push_back(k);
+      if (hooks.end_kernel) hooks.end_kernel(k);
+      if (auto ok = save(); !ok) return ok.error();
+      continue;
+    }
     if (hooks.begin_kernel) hooks.begin_kernel(*kernel, budget, std::nullopt);
 
     SearchOptions so;
     so.budget = budget;
-    so.seed = kernel->options.seed ? static_cast<uint64_t>(*kernel->options.seed) : options.seed;
+    so.seed = seed_of(*kernel);
     so.parallel = options.parallel;
     if (options.max_cost_usd) so.max_cost_usd = std::max(0.0, *options.max_cost_usd - spent);
     if (options.kernel_time_limit_s) so.time_limit = std::chrono::duration<double>(*options.kernel_time_limit_s);
@@ -96,6 +120,11 @@ Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, Va
     if (outcome.stopped != "budget" && outcome.stopped != "baseline failed")
       say(fmt::format("{}: search stopped early: {}", kernel->id, outcome.stopped));
     KernelResult k = kernel_result(*kernel, outcome);
+    if (lookup != cached.end()) {
+      k.cache = options.cache.read ? CacheState::Miss : CacheState::Off;
+      if (auto stored = store_result(*options.cache.cache, lookup->second, k, outcome.stopped); !stored)
+        say(fmt::format("{}: could not store the result in the cache: {}", kernel->id, stored.error().message));
+    }
     result.kernels.push_back(k);
     if (hooks.end_kernel) hooks.end_kernel(k);
     if (auto ok = save(); !ok) return ok.error();

@@ -2,6 +2,8 @@
 // brief the team, run the search against the evaluator, and write the
 // result directory (result.json, one search state per kernel) as it goes,
 // so an interrupted run keeps what it found and resumes where it stopped.
+// With a result cache, a kernel searched before under the same key is not
+// searched again: the cached result is re-verified and reused.
 #ifndef STARK_PIPELINE_OPTIMIZE_H
 #define STARK_PIPELINE_OPTIMIZE_H
 
@@ -18,6 +20,7 @@
 #include "core/manifest.h"
 #include "core/result.h"
 #include "core/variant_validator.h"
+#include "pipeline/cached_results.h"
 
 namespace stark {
 
@@ -33,6 +36,7 @@ struct OptimizeOptions {
   std::optional<double> max_cost_usd;           // over the whole run
   std::optional<double> kernel_time_limit_s;    // per kernel
   bool fresh = false;                 // ignore saved search states
+  CacheSettings cache;                // the result cache (issue 9); off by default
 };
 
 /// Callbacks for progress displays; all optional.

@@ -1,8 +1,10 @@
 #include "pipeline/optimize.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "agents/testing/simulated.h"
+#include "cache/result_cache.h"
 #include "core/file_io.h"
 #include "core/hash.h"
 #include "pipeline/kernel_brief.h"
@@ -40,6 +42,10 @@ struct Project {
       k.range = {static_cast<int64_t>(begin), static_cast<int64_t>(end)};
       k.body = {static_cast<int64_t>(text.find('{', begin)), static_cast<int64_t>(end)};
       manifest.kernels.push_back(k);
+    }
+    for (auto& k : manifest.kernels) {  // what a scan records and the result cache keys on
+      k.fingerprint = content_hash(k.name);
+      k.compile = CompileCommand{root.string(), (root / "src/ops.cu").string(), {"nvcc", "-c", "src/ops.cu"}, "ops", {"90"}};
     }
     Launch l;
     l.file = "src/ops.cu";
@@ -145,6 +151,156 @@ TEST(Optimize, ASecondRunResumesTheSavedSearch) {
   ASSERT_TRUE(b);
   EXPECT_EQ(second.evaluator.calls(), 0) << "a finished search is not redone (first run made " << calls << ")";
   EXPECT_EQ(a->kernels[0].tree, b->kernels[0].tree);
+}
+
+// --- the result cache (issue 9) ------------------------------------------------
+
+/// A result cache in the project folder; each run writes its own result dir.
+struct Cached {
+  ResultCache cache;
+  int runs = 0;
+  explicit Cached(const Project& p) : cache(p.root / "cache") {}
+  OptimizeOptions options(const Project& p, int budget = 6) {
+    OptimizeOptions o = stark::options(p, budget);
+    o.out_dir = p.root / fmt::format("result-{}", ++runs);  // no saved search state to resume
+    o.cache.cache = &cache;
+    o.cache.stark_version = "test";
+    return o;
+  }
+};
+
+std::vector<CacheState> states(const Result& r) {
+  std::vector<CacheState> out;
+  for (const auto& k : r.kernels) out.push_back(k.cache);
+  return out;
+}
+
+using States = std::vector<CacheState>;
+constexpr CacheState kHit = CacheState::Hit, kMiss = CacheState::Miss, kOff = CacheState::Off;
+
+TEST(OptimizeCache, ASecondRunReusesEveryResultWithOneEvaluationEach) {
+  Project p;
+  Cached c(p);
+  Services first, second;
+  auto a = run_optimize(p.manifest, first.evaluator, first.validator, first.team, nullptr, c.options(p));
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_EQ(states(*a), (States{kMiss, kMiss}));
+  EXPECT_EQ(c.cache.stats()->entries, 2);
+
+  std::vector<std::string> said;
+  OptimizeHooks hooks;
+  hooks.attempt = [&](const Kernel&, const SearchNode&) { ADD_FAILURE() << "a hit must not search"; };
+  hooks.message = [&](const std::string& m) { said.push_back(m); };
+  auto b = run_optimize(p.manifest, second.evaluator, second.validator, second.team, nullptr, c.options(p), hooks);
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_EQ(states(*b), (States{kHit, kHit}));
+  EXPECT_EQ(second.evaluator.calls(), 2) << "one re-verification per kernel, no search";
+  EXPECT_TRUE(said.empty()) << said.at(0);
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(b->kernels[i].status, a->kernels[i].status);
+    EXPECT_EQ(b->kernels[i].best, a->kernels[i].best);
+    EXPECT_EQ(b->kernels[i].tree, a->kernels[i].tree);
+    EXPECT_EQ(b->kernels[i].checks.back().name, "cache");
+  }
+  auto loaded = load_result((p.root / "result-2").string());
+  ASSERT_TRUE(loaded);
+  EXPECT_EQ(states(*loaded), (States{kHit, kHit}));
+  EXPECT_EQ(c.cache.stats()->hits, 2);
+}
+
+TEST(OptimizeCache, EachChangeInvalidatesExactlyTheKernelsItAffects) {
+  Project p;
+  Cached c(p);
+  auto run = [&](OptimizeOptions o) {
+    Services s;
+    auto r = run_optimize(p.manifest, s.evaluator, s.validator, s.team, nullptr, o);
+    EXPECT_TRUE(r);
+    return r ? states(*r) : States{};
+  };
+  EXPECT_EQ(run(c.options(p)), (States{kMiss, kMiss}));
+  EXPECT_EQ(run(c.options(p)), (States{kHit, kHit}));
+
+  p.manifest.kernels[1].fingerprint = "xxh64:1111111111111111";  // scale's meaning (its text, a helper, a header)
+  EXPECT_EQ(run(c.options(p)), (States{kHit, kMiss}));
+  p.manifest.kernels[0].compile->arguments.insert(p.manifest.kernels[0].compile->arguments.begin() + 1, "-DFAST");
+  EXPECT_EQ(run(c.options(p)), (States{kMiss, kHit}));
+  p.manifest.kernels[0].options.rtol = 1e-3;  // a tolerance
+  EXPECT_EQ(run(c.options(p)), (States{kMiss, kHit}));
+  EXPECT_EQ(run(c.options(p, 7)), (States{kMiss, kMiss}));  // --budget applies to every kernel
+  EXPECT_EQ(run(c.options(p, 7)), (States{kHit, kHit}));
+  OptimizeOptions shapes = c.options(p, 7);
+  shapes.cache.input_shapes = [](const Kernel& k) {
+    return k.name == "scale" ? std::vector<std::string>{"_Z5scaleiPf xxh64:2"} : std::vector<std::string>{};
+  };
+  EXPECT_EQ(run(shapes), (States{kHit, kMiss}));  // new captured inputs
+}
+
+TEST(OptimizeCache, ForceSearchesAgainAndRefreshesTheEntries) {
+  Project p;
+  Cached c(p);
+  Services first, forced;
+  ASSERT_TRUE(run_optimize(p.manifest, first.evaluator, first.validator, first.team, nullptr, c.options(p)));
+  OptimizeOptions o = c.options(p);
+  o.cache.read = false;
+  auto r = run_optimize(p.manifest, forced.evaluator, forced.validator, forced.team, nullptr, o);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(states(*r), (States{kOff, kOff}));
+  EXPECT_GE(forced.evaluator.calls(), 12);
+  auto s = c.cache.stats();
+  EXPECT_EQ(s->entries, 2);
+  EXPECT_EQ(s->stores, 4);
+}
+
+/// The entry file of a kernel, found by its recorded id.
+std::filesystem::path entry_of(const ResultCache& cache, const std::string& kernel) {
+  for (auto& f : std::filesystem::recursive_directory_iterator(cache.dir() / "entries"))
+    if (auto j = read_json_file(f.path()); j && (*j)["kernel"] == kernel) return f.path();
+  ADD_FAILURE() << "no entry for " << kernel;
+  return {};
+}
+
+TEST(OptimizeCache, AnEntryThatFailsValidationOrReverificationIsSearchedAgain) {
+  Project p;
+  Cached c(p);
+  Services first;
+  auto a = run_optimize(p.manifest, first.evaluator, first.validator, first.team, nullptr, c.options(p));
+  ASSERT_TRUE(a);
+  ASSERT_EQ(a->kernels[0].status, KernelStatus::Improved);
+  for (const char* poison : {"INVALID", "WRONG"}) {  // rejected by the validator; by the evaluator
+    auto path = entry_of(c.cache, "src/ops.cu:saxpy");
+    auto j = read_json_file(path);
+    ASSERT_TRUE(j);
+    (*j)["result"]["best"]["source"] = std::string("/*") + poison + "*/ " + (*j)["result"]["best"]["source"].get<std::string>();
+    ASSERT_TRUE(write_json_file(path, *j));
+    Services s;
+    std::vector<std::string> said;
+    OptimizeHooks hooks;
+    hooks.message = [&](const std::string& m) { said.push_back(m); };
+    auto r = run_optimize(p.manifest, s.evaluator, s.validator, s.team, nullptr, c.options(p), hooks);
+    ASSERT_TRUE(r);
+    EXPECT_EQ(states(*r), (States{kMiss, kHit})) << poison;
+    EXPECT_EQ(r->kernels[0].best, a->kernels[0].best) << "searched again, found the same";
+    ASSERT_FALSE(said.empty());
+    EXPECT_NE(said[0].find(std::string(poison) == "INVALID" ? "not a valid variant" : "did not pass on today's captures"),
+              std::string::npos)
+        << said[0];
+  }
+  EXPECT_EQ(c.cache.stats()->rejected, 2);
+}
+
+TEST(OptimizeCache, OffWithoutAGpuOrAFingerprint) {
+  Project p;
+  Cached c(p);
+  Services no_gpu(/*gpu=*/false);
+  auto r = run_optimize(p.manifest, no_gpu.evaluator, no_gpu.validator, no_gpu.team, nullptr, c.options(p, 2));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(states(*r), (States{kOff, kOff}));
+  p.manifest.kernels[0].fingerprint.reset();  // a hand-written manifest: dependencies unknown
+  Services s;
+  r = run_optimize(p.manifest, s.evaluator, s.validator, s.team, nullptr, c.options(p, 2));
+  ASSERT_TRUE(r);
+  EXPECT_EQ(states(*r), (States{kOff, kMiss}));
+  EXPECT_EQ(c.cache.stats()->entries, 1);
 }
 
 }  // namespace
