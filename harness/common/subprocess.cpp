@@ -228,9 +228,10 @@ Child::~Child() {
   if (err_thread_.joinable()) err_thread_.join();
 }
 
-bool Child::write_line(const std::string& line) {
+bool Child::write_line(const std::string& line) { return write_raw(line + "\n"); }
+
+bool Child::write_raw(std::string_view data) {
   if (in_fd_ < 0) return false;
-  std::string data = line + "\n";
   size_t done = 0;
   while (done < data.size()) {
     ssize_t n = send(in_fd_, data.data() + done, data.size() - done, MSG_NOSIGNAL);

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -63,6 +64,8 @@ class Child {
 
   /// Writes one line (a newline is added). False when the child closed its stdin.
   bool write_line(const std::string& line);
+  /// Writes bytes as they are (a blob after a "put" line). False as above.
+  bool write_raw(std::string_view bytes);
 
   enum class ReadStatus { Line, Eof, Timeout };
   /// Reads one line of stdout into `line` (without the newline).

@@ -137,6 +137,33 @@ bool CaptureStore::has_blob(const std::string& hash) const {
   return fs::exists(blob_path(hash), ec);
 }
 
+namespace {
+
+/// Writes a blob's file through a temp file and a rename: another writer
+/// (ctest -j, the workers of one node) may win the race with the same
+/// content under the same name, which is no error.
+Expected<void> write_blob_file(const fs::path& path, std::string_view bytes) {
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  fs::path tmp = path.string() + ".tmp." + unique_suffix();
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!out) {
+      fs::remove(tmp, ec);
+      return Error{fmt::format("cannot write {}: disk full?", tmp.string())};
+    }
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    if (!fs::exists(path, ec)) return Error{fmt::format("cannot store a blob in {}", path.parent_path().string())};
+  }
+  return {};
+}
+
+}  // namespace
+
 Expected<std::string> CaptureStore::put_blob(std::string_view data, uint64_t* stored) {
   std::string hash = content_hash(data);
   if (stored) *stored = 0;
@@ -151,39 +178,45 @@ Expected<std::string> CaptureStore::put_blob(std::string_view data, uint64_t* st
   ZSTD_freeCCtx(cctx);
   if (ZSTD_isError(n)) return Error{fmt::format("cannot compress a snapshot: {}", ZSTD_getErrorName(n))};
   compressed.resize(n);
-
-  std::error_code ec;
-  fs::create_directories(path.parent_path(), ec);
-  fs::path tmp = path.string() + ".tmp." + unique_suffix();
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out.write(compressed.data(), static_cast<std::streamsize>(compressed.size()));
-    if (!out) {
-      fs::remove(tmp, ec);
-      return Error{fmt::format("cannot write {}: disk full?", tmp.string())};
-    }
-  }
-  fs::rename(tmp, path, ec);  // another writer may have won the race: same content, same name
-  if (ec) {
-    fs::remove(tmp, ec);
-    if (!has_blob(hash)) return Error{fmt::format("cannot store a blob in {}", path.parent_path().string())};
-  }
+  if (auto ok = write_blob_file(path, compressed); !ok) return ok.error();
   if (stored) *stored = n;
   return hash;
+}
+
+namespace {
+
+Expected<std::string> decompress(const std::string& compressed, const std::string& hash, const std::string& where) {
+  unsigned long long size = ZSTD_getFrameContentSize(compressed.data(), compressed.size());
+  if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN)
+    return Error{fmt::format("capture store: blob {} is damaged", where)};
+  std::string data(size, '\0');
+  size_t n = ZSTD_decompress(data.data(), data.size(), compressed.data(), compressed.size());
+  if (ZSTD_isError(n) || n != size || content_hash(data) != hash)
+    return Error{fmt::format("capture store: blob {} is damaged (content does not match its hash)", where)};
+  return data;
+}
+
+}  // namespace
+
+Expected<std::string> CaptureStore::read_stored(const std::string& hash) const {
+  auto bytes = read_file(blob_path(hash));
+  if (!bytes) return Error{fmt::format("capture store {}: blob {} is missing", dir_.string(), hash)};
+  return std::move(*bytes);
+}
+
+Expected<void> CaptureStore::put_stored(const std::string& hash, const std::string& frame) {
+  if (hash.rfind("xxh64:", 0) != 0 || hash.size() != 22) return Error{fmt::format("not a blob hash: '{}'", hash)};
+  if (auto ok = decompress(frame, hash, hash); !ok) return ok.error();
+  fs::path path = blob_path(hash);
+  if (has_blob(hash)) return {};
+  return write_blob_file(path, frame);
 }
 
 Expected<std::string> CaptureStore::get_blob(const std::string& hash) const {
   fs::path path = blob_path(hash);
   auto compressed = read_file(path);
   if (!compressed) return Error{fmt::format("capture store {}: blob {} is missing", dir_.string(), hash)};
-  unsigned long long size = ZSTD_getFrameContentSize(compressed->data(), compressed->size());
-  if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN)
-    return Error{fmt::format("capture store: blob {} is damaged", path.string())};
-  std::string data(size, '\0');
-  size_t n = ZSTD_decompress(data.data(), data.size(), compressed->data(), compressed->size());
-  if (ZSTD_isError(n) || n != size || content_hash(data) != hash)
-    return Error{fmt::format("capture store: blob {} is damaged (content does not match its hash)", path.string())};
-  return data;
+  return decompress(*compressed, hash, path.string());
 }
 
 }  // namespace stark::harness

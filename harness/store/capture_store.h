@@ -64,6 +64,14 @@ class CaptureStore {
 
   bool has_blob(const std::string& hash) const;
 
+  /// A blob as the store keeps it (its zstd frame), for shipping to a worker
+  /// on another node without decompressing it.
+  Expected<std::string> read_stored(const std::string& hash) const;
+
+  /// Keeps a shipped zstd frame under `hash`, after checking that it
+  /// decompresses to bytes of that hash (a damaged transfer is refused).
+  Expected<void> put_stored(const std::string& hash, const std::string& frame);
+
  private:
   explicit CaptureStore(std::filesystem::path dir) : dir_(std::move(dir)) {}
   std::filesystem::path blob_path(const std::string& hash) const;

@@ -38,6 +38,8 @@ const char* to_string(ReplyStatus s) {
   return "error";
 }
 
+const char* to_string(BlobKind k) { return k == BlobKind::Store ? "store" : "file"; }
+
 void to_json(json& j, const ParamSpec& p) {
   j = {{"name", p.name}, {"kind", to_string(p.kind)}, {"size", p.size}, {"type", p.type}, {"const", p.is_const}};
   if (!p.fields.empty()) {
@@ -93,6 +95,10 @@ void to_json(json& j, const EvaluateRequest& r) {
        {"seed", r.seed},
        {"timing", r.timing},
        {"watchdog_seconds", r.watchdog_seconds}};
+  if (r.shipped) {
+    j["shipped"] = true;
+    j["records"] = r.records;
+  }
 }
 void from_json(const json& j, EvaluateRequest& r) {
   r = {};
@@ -110,6 +116,8 @@ void from_json(const json& j, EvaluateRequest& r) {
   r.seed = j.value("seed", uint64_t{1});
   if (j.contains("timing")) r.timing = j["timing"].get<TimingSettings>();
   r.watchdog_seconds = j.value("watchdog_seconds", 10.0);
+  r.shipped = j.value("shipped", false);
+  if (r.shipped) r.records = j.at("records").get<std::vector<Capture>>();
 }
 
 void to_json(json& j, const EvaluateReply& r) {
@@ -121,6 +129,7 @@ void to_json(json& j, const EvaluateReply& r) {
     captures.push_back(std::move(cj));
   }
   j = {{"id", r.id}, {"status", to_string(r.status)}, {"detail", r.detail}, {"checks", r.checks}, {"captures", captures}};
+  if (r.no_gpu) j["no_gpu"] = true;
 }
 void from_json(const json& j, EvaluateReply& r) {
   r = {};
@@ -142,6 +151,7 @@ void from_json(const json& j, EvaluateReply& r) {
     c.max_rel_err = optional_field<double>(cj, "max_rel_err");
     r.captures.push_back(std::move(c));
   }
+  r.no_gpu = j.value("no_gpu", false);
 }
 
 }  // namespace stark::harness

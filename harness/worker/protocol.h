@@ -1,9 +1,16 @@
 // The worker protocol: one JSON object per line on the worker's stdin
 // (requests) and stdout (replies), so a worker can run wherever a command can
-// start it (locally, under srun, over ssh). Paths in requests (capture store,
-// cubins) must be readable where the worker runs.
+// start it (locally, under srun, over ssh). A request names its files either
+// as paths readable where the worker runs (a shared filesystem), or, when
+// "shipped" is set, as content hashes of files sent to the worker before
+// (docs/CONTRACTS.md, "Worker protocol"): the worker keeps them in a cache
+// folder of its node, so each is sent once per node, not once per candidate.
 //
-//   {"op":"hello"}                      -> {"ok":true,"gpu":{...},"pid":N} | {"ok":false,"error":"..."}
+//   {"op":"hello"}                      -> {"ok":true,"gpu":{...}|null,"mode":"gpu"|"no-gpu","host":"...","pid":N}
+//                                          | {"ok":false,"error":"..."}
+//   {"op":"have","blobs":["xxh64:..."]} -> {"ok":true,"missing":["xxh64:..."]}
+//   {"op":"put","hash":H,"kind":"file"|"store","bytes":N} + N raw bytes after the newline
+//                                       -> {"ok":true} | {"ok":false,"error":"..."} (the hash is checked)
 //   {"op":"evaluate", ...EvaluateRequest} -> EvaluateReply
 //   {"op":"run_once", ...EvaluateRequest} -> the variant once on the first capture (for compute-sanitizer)
 //   {"op":"shutdown"}                   -> the worker exits
@@ -23,6 +30,7 @@
 #include "core/manifest.h"
 #include "core/variant.h"
 #include "harness/common/dtype.h"
+#include "harness/store/capture.h"
 
 namespace stark::harness {
 
@@ -66,6 +74,10 @@ struct EvaluateRequest {
   uint64_t seed = 1;
   TimingSettings timing;
   double watchdog_seconds = 10;        // a launch running longer than max(this, 50x the original) is a hang
+  /// Shipped request: the cubins are content hashes of "file" blobs, `store`
+  /// is unused and `records` are the captures (their snapshots "store" blobs).
+  bool shipped = false;
+  std::vector<Capture> records;
   bool operator==(const EvaluateRequest&) const = default;
 };
 
@@ -79,10 +91,18 @@ struct EvaluateReply {
   std::string detail;
   std::vector<Check> checks;
   std::vector<CaptureEvaluation> captures;
+  /// Answered by a worker without a GPU (stark-worker --no-gpu): the checks
+  /// it could make without running anything; nothing ran or was timed.
+  bool no_gpu = false;
   bool operator==(const EvaluateReply&) const = default;
 };
 
 const char* to_string(ReplyStatus s);
+
+/// How a shipped blob is kept: "file" (raw bytes, a cubin) or "store" (a
+/// capture snapshot, sent as the zstd frame the capture store keeps).
+enum class BlobKind { File, Store };
+const char* to_string(BlobKind k);
 
 void to_json(nlohmann::json& j, const ParamSpec& p);
 void from_json(const nlohmann::json& j, ParamSpec& p);

@@ -16,6 +16,7 @@
 #include "core/text.h"
 #include "harness/worker/compare.h"
 #include "harness/worker/fuzz.h"
+#include "harness/worker/no_gpu_check.h"
 #include "harness/worker/timing_stats.h"
 
 namespace stark::harness {
@@ -102,21 +103,72 @@ Expected<GpuContext*> Session::gpu() {
   return gpu_.get();
 }
 
-json Session::handle(const json& request) {
+static std::string host_name() {
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0) return "unknown";
+  return host;
+}
+
+Expected<BlobCache*> Session::cache() {
+  if (cache_) return &*cache_;
+  auto c = BlobCache::open(options_.cache_dir.empty() ? BlobCache::default_dir() : options_.cache_dir);
+  if (!c) return c.error();
+  cache_ = std::move(*c);
+  return &*cache_;
+}
+
+json Session::have(const json& request) {
+  auto c = cache();
+  if (!c) return {{"ok", false}, {"error", c.error().message}};
+  json missing = json::array();
+  for (const auto& h : request.at("blobs"))
+    if (!(*c)->has(h.get<std::string>())) missing.push_back(h);
+  return {{"ok", true}, {"missing", missing}};
+}
+
+json Session::put(const json& request, const std::string& payload) {
+  auto c = cache();
+  if (!c) return {{"ok", false}, {"error", c.error().message}};
+  std::string kind = request.value("kind", "file");
+  if (kind != "file" && kind != "store") return {{"ok", false}, {"error", "unknown blob kind '" + kind + "'"}};
+  auto ok = (*c)->put(request.at("hash").get<std::string>(), kind == "store" ? BlobKind::Store : BlobKind::File, payload);
+  if (!ok) return {{"ok", false}, {"error", ok.error().message}};
+  return {{"ok", true}};
+}
+
+json Session::evaluate_request(const json& request, bool once) {
+  EvaluateRequest r = request.get<EvaluateRequest>();
+  if (r.shipped) {
+    auto c = cache();
+    if (!c) return EvaluateReply{r.id, ReplyStatus::Error, c.error().message, {}, {}, false};
+    auto local = (*c)->localize(r);
+    if (!local) return EvaluateReply{r.id, ReplyStatus::Error, local.error().message, {}, {}, false};
+    r = std::move(*local);
+  }
+  if (options_.no_gpu) return check_without_gpu(r);
+  return once ? run_once(r) : evaluate(r);
+}
+
+json Session::handle(const json& request, const std::string& payload) {
   std::string op = request.is_object() ? request.value("op", "") : "";
   try {
     if (op == "hello") {
+      if (options_.no_gpu)
+        return {{"ok", true}, {"gpu", nullptr}, {"mode", "no-gpu"}, {"host", host_name()}, {"pid", getpid()}};
       auto g = gpu();
       if (!g) return {{"ok", false}, {"error", g.error().message}, {"pid", getpid()}};
-      return {{"ok", true}, {"gpu", (*g)->info()}, {"pid", getpid()}};
+      return {{"ok", true}, {"gpu", (*g)->info()}, {"mode", "gpu"}, {"host", host_name()}, {"pid", getpid()}};
     }
     if (op == "shutdown") {
       must_exit_ = true;
       return {{"ok", true}};
     }
-    if (op == "evaluate") return evaluate(request.get<EvaluateRequest>());
-    if (op == "run_once") return run_once(request.get<EvaluateRequest>());
-    return {{"status", "error"}, {"detail", "unknown request '" + op + "' (hello, evaluate, run_once, shutdown)"}};
+    if (op == "have") return have(request);
+    if (op == "put") return put(request, payload);
+    if (op == "evaluate") return evaluate_request(request, false);
+    if (op == "run_once") return evaluate_request(request, true);
+    return {{"status", "error"},
+            {"detail", "unknown request '" + op + "' (hello, have, put, evaluate, run_once, shutdown)"}};
   } catch (const std::exception& e) {
     return {{"status", "error"}, {"detail", std::string("malformed request: ") + e.what()}};
   }

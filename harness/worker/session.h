@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/worker/blob_cache.h"
 #include "harness/worker/gpu_context.h"
 #include "harness/worker/judge.h"
 #include "harness/worker/protocol.h"
@@ -21,12 +22,21 @@
 
 namespace stark::harness {
 
+/// How a worker was started (stark-worker's options).
+struct SessionOptions {
+  int device = 0;
+  bool no_gpu = false;               // --no-gpu: check what needs no device, run nothing
+  std::filesystem::path cache_dir;   // shipped blobs; empty: BlobCache::default_dir()
+};
+
 class Session {
  public:
-  explicit Session(int device) : device_(device) {}
+  explicit Session(int device) : Session(SessionOptions{device, false, {}}) {}
+  explicit Session(SessionOptions options) : options_(std::move(options)), device_(options_.device) {}
 
-  /// One request line in, one reply out.
-  nlohmann::json handle(const nlohmann::json& request);
+  /// One request line in, one reply out. `payload` is the bytes that
+  /// followed a "put" request's line (empty for every other request).
+  nlohmann::json handle(const nlohmann::json& request, const std::string& payload = {});
 
   /// After a fault or a hang the GPU context is unusable: the worker must exit.
   bool must_exit() const { return must_exit_; }
@@ -59,6 +69,10 @@ class Session {
   };
 
   Expected<GpuContext*> gpu();
+  Expected<BlobCache*> cache();
+  nlohmann::json have(const nlohmann::json& request);
+  nlohmann::json put(const nlohmann::json& request, const std::string& payload);
+  nlohmann::json evaluate_request(const nlohmann::json& request, bool once);
   EvaluateReply evaluate(const EvaluateRequest& request);
   EvaluateReply run_once(const EvaluateRequest& request);
   Expected<ReplayCapture*> replay(const CaptureStore& store, const Capture& capture);
@@ -66,7 +80,9 @@ class Session {
   Ran run(Target& t, bool variant, const ReplayInputs& inputs, CUmodule module, double watchdog_s, Memory* out);
   double watchdog(const Target& t, const EvaluateRequest& r) const;
 
+  SessionOptions options_;
   int device_;
+  std::optional<BlobCache> cache_;
   std::unique_ptr<GpuContext> gpu_;
   std::optional<Error> gpu_error_;
   /// Frees the least recently used captures beyond the memory budget, except `keep`.

@@ -3,7 +3,12 @@
 // end of its input, on "shutdown", and after a kernel faulted or hung (the
 // GPU context is then unusable; whoever started it starts a new one).
 //
-//   stark-worker [--device N]
+//   stark-worker [--device N] [--no-gpu] [--cache DIR]
+//
+// --no-gpu: a worker without a GPU (worker/no_gpu_check.h): it receives and
+// verifies shipped files and checks what needs no device; it runs nothing.
+// --cache: where shipped files are kept (default: a folder of this node's
+// temporary directory, shared by its workers).
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
@@ -17,30 +22,51 @@
 #include "harness/worker/session.h"
 
 int main(int argc, char** argv) {
-  int device = 0;
+  stark::harness::SessionOptions options;
+  const char* usage = "usage: stark-worker [--device N] [--no-gpu] [--cache DIR]";
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if ((a == "--device" || a == "-d") && i + 1 < argc) {
-      device = std::atoi(argv[++i]);
+      options.device = std::atoi(argv[++i]);
+    } else if (a == "--no-gpu") {
+      options.no_gpu = true;
+    } else if (a == "--cache" && i + 1 < argc) {
+      options.cache_dir = argv[++i];
     } else if (a == "--help" || a == "-h") {
-      fmt::print("usage: stark-worker [--device N]\n"
+      fmt::print("{}\n"
                  "Evaluates STARK kernel variants on one GPU; speaks JSON lines on stdin/stdout.\n"
-                 "Started by stark itself; see docs/capture-store.md for the protocol.\n");
+                 "Started by stark itself; see docs/CONTRACTS.md for the protocol.\n",
+                 usage);
       return 0;
     } else {
-      fmt::print(stderr, "stark-worker: error: unknown argument '{}' (usage: stark-worker [--device N])\n", a);
+      fmt::print(stderr, "stark-worker: error: unknown argument '{}' ({})\n", a, usage);
       return 2;
     }
   }
   std::ios::sync_with_stdio(false);
-  stark::harness::Session session(device);
+  stark::harness::Session session(options);
   std::string line;
   while (std::getline(std::cin, line)) {
     if (line.empty()) continue;
     nlohmann::json reply;
     auto request = nlohmann::json::parse(line, nullptr, false);
+    // A "put" line is followed by its blob's bytes: read them all before
+    // answering, so the stream stays in step even when the blob is refused.
+    std::string payload;
+    if (!request.is_discarded() && request.is_object() && request.value("op", "") == "put") {
+      auto bytes = request.value("bytes", int64_t{-1});
+      if (bytes < 0) {
+        fmt::print(stderr, "stark-worker: error: a put request without its byte count; the stream is lost\n");
+        return 2;
+      }
+      payload.resize(static_cast<size_t>(bytes));
+      if (!std::cin.read(payload.data(), bytes)) {
+        fmt::print(stderr, "stark-worker: error: the input ended inside a blob ({} of {} bytes)\n", std::cin.gcount(), bytes);
+        return 2;
+      }
+    }
     if (request.is_discarded()) reply = {{"status", "error"}, {"detail", "malformed request: not JSON"}};
-    else reply = session.handle(request);
+    else reply = session.handle(request, payload);
     std::string out = reply.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     std::fwrite(out.data(), 1, out.size(), stdout);
     std::fflush(stdout);
