@@ -110,7 +110,7 @@ step "googletest" 120 "$out/build.log" sh -c "cmake -S '$carry/googletest' -B /t
 step configure 120 "$out/build.log" cmake -S "$src" -B $build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTARK_WITH_CLANG=OFF \
   -DCMAKE_PREFIX_PATH=/tmp/gtest -DSTARK_CARRIED_INCLUDE_DIR="$carry/include" -DSTARK_GTEST_SOURCE_DIR="$carry/googletest"
 step build 300 "$out/build.log" ninja -C $build -j"$jobs" stark-worker stark_capture stark-harness harness_gpu_test \
-  bench_eval_throughput bench_timing_cv bench_capture_overhead
+  bench_eval_throughput bench_timing_cv bench_capture_overhead bench_multi_gpu
 
 step "ctest -L gpu" 240 "$out/tests.log" ctest --test-dir $build -L gpu -j2 --output-on-failure --no-tests=error
 cp $build/tests/harness/work-attacks/attack-suite.txt "$out/attack-suite.txt" 2>/dev/null
@@ -165,6 +165,11 @@ PY
 done
 step "bench_eval_throughput" 180 "$out/bench.log" $build/harness/bench_eval_throughput
 grep -E "evaluations/minute|GPU:" "$out/bench.log" >>"$summary"
+# Evaluations per minute with 1, 2, ... GPUs (the local executor, one worker per GPU).
+gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+counts=$(seq -s, 1 $((gpus < 1 ? 1 : gpus)))
+step "bench_multi_gpu" 120 "$out/bench.log" $build/harness/bench_multi_gpu --gpus "$counts"
+grep -E "evaluations/minute, |^GPU:.*executor" "$out/bench.log" >>"$summary"
 step "bench_timing_cv" 120 "$out/bench.log" $build/harness/bench_timing_cv --repeats 6
 grep -E "=>|on NVIDIA" "$out/bench.log" >>"$summary"
 

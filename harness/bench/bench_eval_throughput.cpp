@@ -31,40 +31,8 @@ int main(int argc, char** argv) {
     if (!std::strcmp(argv[i], "--threads")) threads = std::atoi(argv[++i]);
   }
   testing::TestProject p("bench_throughput");
-  p.write("src/axpb.cu", R"(__global__ void axpb(int n, float a, float b, const float* x, float* y) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) y[i] = a * x[i] + b;
-}
-)");
-  Kernel& k = p.add_kernel("axpb", "src/axpb.cu", "__global__ void axpb", "_Z4axpbiffPKfPf",
-                           {testing::scalar("n", "int", 4), testing::scalar("a", "float", 4),
-                            testing::scalar("b", "float", 4), testing::pointer("x", "float", true),
-                            testing::pointer("y", "float", false)});
-  k.options.args = "n=1048576, a=1.5, b=0.5";
-  k.options.buffers = "x[n], y[n]";
-  k.options.grid = "ceil_div(n, 256)";
-  k.options.block = "256";
-
-  std::vector<Variant> variants;
-  for (int j = 0; j < candidates; ++j) {
-    int per_thread = 1 + j % 4;
-    int block = 64 << (j / 4 % 5);
-    Variant v;
-    v.kernel = k.id;
-    v.source = fmt::format(R"(// candidate {0}: {1} elements per thread, blocks of {2}
-__global__ void axpb(int n, float a, float b, const float* x, float* y) {{
-  int base = (blockIdx.x * blockDim.x) * {1} + threadIdx.x;
-#pragma unroll
-  for (int k = 0; k < {1}; ++k) {{
-    int i = base + k * blockDim.x;
-    if (i < n) y[i] = fmaf(a, x[i], b + {3}.0f * 0.0f);
-  }}
-}})",
-                           j, per_thread, block, j);
-    v.launch.grid = {fmt::format("ceil_div(n, {})", block * per_thread)};
-    v.launch.block = {std::to_string(block)};
-    variants.push_back(v);
-  }
+  Kernel& k = testing::add_annotated_axpb(p, "n=1048576, a=1.5, b=0.5");
+  std::vector<Variant> variants = testing::axpb_candidates(k, candidates);
 
   GpuEvaluatorOptions o;
   o.store = p.root() / "captures";

@@ -106,38 +106,37 @@ GpuEvaluator::GpuEvaluator(Manifest manifest, GpuEvaluatorOptions options)
     : manifest_(std::move(manifest)),
       options_(std::move(options)),
       compiler_(CompileServiceOptions{options_.cache_dir, options_.compile_jobs, options_.nvcc, std::chrono::seconds(600)}) {
-  for (int d : options_.devices) {
-    Slot s;
-    s.worker = std::make_unique<WorkerProcess>(worker_argv(d));
-    slots_.push_back(std::move(s));
+  ExecutorOptions eo;
+  eo.kind = options_.executor;
+  eo.worker = options_.worker;
+  if (options_.executor == "local" && options_.workers == 0) eo.devices = options_.devices;
+  eo.workers = options_.workers;
+  eo.srun_args = options_.srun_args;
+  eo.ship = options_.ship;
+  auto executor = make_executor(eo);
+  if (!executor) {
+    setup_error_ = executor.error().message;
+    return;
   }
+  WorkerPoolOptions po;
+  po.request_timeout = std::chrono::duration_cast<std::chrono::milliseconds>(options_.request_timeout);
+  po.max_losses = options_.max_losses;
+  pool_ = std::make_unique<WorkerPool>(std::move(*executor), po);
 }
 
 GpuEvaluator::~GpuEvaluator() = default;
-
-std::vector<std::string> GpuEvaluator::worker_argv(int device) const {
-  std::vector<std::string> argv = options_.worker;
-  if (argv.empty()) {
-    auto w = find_worker();
-    argv = {w ? w->string() : "stark-worker", "--device", "{device}"};
-  }
-  for (auto& a : argv) {
-    for (size_t p; (p = a.find("{device}")) != std::string::npos;) a.replace(p, 8, std::to_string(device));
-  }
-  return argv;
-}
 
 std::optional<GpuInfo> GpuEvaluator::gpu() const {
   std::lock_guard lock(mutex_);
   if (!probed_) {
     probed_ = true;
-    for (const auto& s : slots_) {
-      auto g = s.worker->start();
-      if (g) {
-        if (!gpu_) gpu_ = *g;
-      } else if (no_gpu_.empty()) {
-        no_gpu_ = g.error().message;
-      }
+    if (!pool_) {
+      no_gpu_ = setup_error_;
+    } else {
+      auto p = pool_->probe();
+      gpu_ = p.gpu;
+      no_gpu_workers_ = p.no_gpu_workers;
+      no_gpu_ = p.problem;
     }
   }
   return gpu_;
@@ -149,30 +148,10 @@ std::string GpuEvaluator::no_gpu_reason() const {
 }
 
 int GpuEvaluator::worker_starts() const {
-  std::lock_guard lock(mutex_);
+  if (!pool_) return 0;
   int n = 0;
-  for (const auto& s : slots_) n += s.worker->starts();
+  for (const auto& s : pool_->stats()) n += s.starts;
   return n;
-}
-
-size_t GpuEvaluator::lease() {
-  std::unique_lock lock(mutex_);
-  for (;;) {
-    for (size_t i = 0; i < slots_.size(); ++i)
-      if (!slots_[i].busy) {
-        slots_[i].busy = true;
-        return i;
-      }
-    free_.wait(lock);
-  }
-}
-
-void GpuEvaluator::release(size_t slot) {
-  {
-    std::lock_guard lock(mutex_);
-    slots_[slot].busy = false;
-  }
-  free_.notify_one();
 }
 
 Expected<std::vector<std::string>> GpuEvaluator::captures_for(const Kernel& kernel) {
@@ -340,14 +319,19 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
                                                               kernel.compile ? kernel.compile->file : "the compiled one",
                                                               join(elsewhere, ", "))));
 
-  if (!g) {
+  bool checking_workers = false;
+  {
+    std::lock_guard lock(mutex_);
+    checking_workers = !g && no_gpu_workers_;
+  }
+  if (!g && !checking_workers) {
     e.verdict = Verdict::Error;
     e.reason = fmt::format("compiled for sm_{}; nothing was run or timed: {}", sm, no_gpu_reason());
     e.untimed = true;  // compiled and signature-checked: the search keeps it as an untimed node
     e.checks = checks;
     return e;
   }
-  e.gpu = *g;
+  if (g) e.gpu = *g;
 
   auto ids = captures_for(kernel);
   if (!ids) return verdict_error(ids.error().message);
@@ -411,16 +395,15 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
   req.timing = options_.timing;
   req.watchdog_seconds = options_.watchdog_seconds;
 
-  size_t slot = lease();
-  struct Release {
-    GpuEvaluator* self;
-    size_t slot;
-    ~Release() { self->release(slot); }
-  } release_guard{this, slot};
-  WorkerProcess& worker = *slots_[slot].worker;
   nlohmann::json request = req;
   request["op"] = "evaluate";
-  auto outcome = worker.request(request, std::chrono::duration_cast<std::chrono::milliseconds>(options_.request_timeout));
+  std::optional<Shipment> shipment;
+  if (pool_->executor().ships()) {
+    auto s = make_shipment(req);
+    if (!s) return verdict_error(s.error().message);
+    shipment = std::move(*s);
+  }
+  auto outcome = pool_->submit(request, shipment ? &*shipment : nullptr);
   using Kind = WorkerProcess::Outcome::Kind;
   if (outcome.kind == Kind::NotStarted) return verdict_error(outcome.detail);
   if (outcome.kind == Kind::Crashed || outcome.kind == Kind::TimedOut)
@@ -441,6 +424,16 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
       e.reason = fmt::format("{}: {}", c.name, clip(c.detail));
       return e;
     }
+  if (reply.no_gpu || !g) {
+    // A worker without a GPU checked what it could; nothing ran. Which
+    // worker it was is left out: the verdict must not depend on it.
+    e.verdict = Verdict::Error;
+    e.reason = fmt::format("compiled for sm_{} and checked by a worker without a GPU on {} capture{}; nothing was run "
+                           "or timed",
+                           sm, ids->size(), ids->size() == 1 ? "" : "s");
+    e.untimed = true;
+    return e;
+  }
   // The worker stops before timing when something failed; a reply without
   // failures but with untimed captures is not a verdict.
   double base_us = 0, var_us = 0;
@@ -508,8 +501,17 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
     nlohmann::json once_json = once;
     once_json["op"] = "run_once";
     std::string cs = find_compute_sanitizer(options_.compute_sanitizer);
+    WorkerLaunch launch = pool_->executor().launch(0);
     for (const char* tool : {"memcheck", "racecheck"}) {
-      Check c = run_sanitizer(tool, cs, worker.argv(), once_json, options_.sanitizer_timeout, options_.cache_dir / "tmp");
+      // compute-sanitizer writes its findings to a log file where it runs:
+      // with shipped requests that is another node, which cannot be read back.
+      Check c = pool_->executor().ships()
+                    ? make_check(tool, std::nullopt,
+                                 fmt::format("not run: compute-sanitizer is not run on {} workers yet (its log stays on "
+                                             "the worker's node)",
+                                             pool_->executor().name()))
+                    : run_sanitizer(tool, cs, launch.argv, once_json, options_.sanitizer_timeout,
+                                    options_.cache_dir / "tmp", launch.env);
       checks.push_back(c);
       if (c.ok && !*c.ok) {
         e.checks = checks;

@@ -4,7 +4,10 @@
 // both to a GPU worker process with the kernel's captures, and runs the final
 // gates on a candidate the worker found correct: no host code added, compiles
 // for every architecture the target builds, compute-sanitizer memcheck and
-// racecheck. A worker that crashes or hangs is restarted; the verdict says why.
+// racecheck. Workers run where the executor puts them (harness/executor/:
+// one per local GPU, or under srun) and are served by a WorkerPool; a worker
+// that hangs is restarted and the verdict says why, one that is lost is
+// restarted and its candidate re-queued.
 #ifndef STARK_HARNESS_EVALUATOR_GPU_EVALUATOR_H
 #define STARK_HARNESS_EVALUATOR_GPU_EVALUATOR_H
 
@@ -21,6 +24,7 @@
 #include "core/evaluator.h"
 #include "core/manifest.h"
 #include "harness/compile/compile_service.h"
+#include "harness/evaluator/worker_pool.h"
 #include "harness/evaluator/worker_process.h"
 #include "harness/worker/protocol.h"
 
@@ -32,7 +36,12 @@ struct GpuEvaluatorOptions {
   /// Command of one worker; "{device}" is replaced by the device number.
   /// Empty: the stark-worker installed with STARK, on this machine.
   std::vector<std::string> worker;
-  std::vector<int> devices = {0};   // one worker per device, evaluations spread over them
+  std::vector<int> devices = {0};   // local: one worker per device; empty: one per visible GPU
+  std::string executor = "local";   // where workers run: "local" or "slurm" (harness/executor/executor.h)
+  int workers = 0;                  // number of workers (slurm; local without devices); 0: one per GPU
+  std::vector<std::string> srun_args;  // slurm: added to every srun
+  std::optional<bool> ship;         // send cubins and captures to workers; default: slurm yes, local no
+  int max_losses = 2;               // workers one candidate may lose before the loss is its verdict
   int compile_jobs = 0;             // 0: one per core
   std::string nvcc = "nvcc";
   std::optional<std::string> sm;    // architecture to compile for when there is no GPU
@@ -69,25 +78,22 @@ class GpuEvaluator final : public Evaluator {
   /// Workers started so far, over all devices (restarts included).
   int worker_starts() const;
 
+  /// The pool of workers (their statistics; a hook for progress lines).
+  WorkerPool& workers() { return *pool_; }
+
   CompileService& compiler() { return compiler_; }
 
  private:
-  struct Slot {
-    std::unique_ptr<WorkerProcess> worker;
-    bool busy = false;
-  };
   Evaluation evaluate_impl(const Kernel& kernel, const Variant& variant);
-  size_t lease();
-  void release(size_t slot);
-  std::vector<std::string> worker_argv(int device) const;
 
   Manifest manifest_;
   GpuEvaluatorOptions options_;
   CompileService compiler_;
   mutable std::mutex mutex_;
-  std::condition_variable free_;
-  std::vector<Slot> slots_;
+  std::unique_ptr<WorkerPool> pool_;  // null when the executor could not be made (setup_error_)
+  std::string setup_error_;
   mutable bool probed_ = false;
+  mutable bool no_gpu_workers_ = false;  // workers run without a GPU: they still check what they can
   mutable std::optional<GpuInfo> gpu_;
   mutable std::string no_gpu_;
   std::mutex store_mutex_;

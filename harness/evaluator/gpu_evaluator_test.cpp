@@ -16,13 +16,6 @@ using testing::pointer;
 using testing::scalar;
 using testing::TestProject;
 
-const char* kSource = R"(#include <cuda_runtime.h>
-__global__ void scale(int n, float a, const float* x, float* y) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) y[i] = a * x[i];
-}
-)";
-
 const char* kGood = R"(__global__ void scale(int n, float a, const float* __restrict__ x, float* __restrict__ y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   for (; i < n; i += gridDim.x * blockDim.x) y[i] = a * x[i];
@@ -32,14 +25,7 @@ class GpuEvaluatorTest : public ::testing::Test {
  protected:
   void SetUp() override {
     p = std::make_unique<TestProject>("evaluator_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    p->write("src/scale.cu", kSource);
-    Kernel& k = p->add_kernel("scale", "src/scale.cu", "__global__ void scale", "_Z5scaleifPKfPf",
-                              {scalar("n", "int", 4), scalar("a", "float", 4), pointer("x", "float", true),
-                               pointer("y", "float", false)});
-    k.options.args = "n=4096, a=2.5";
-    k.options.buffers = "x[n], y[n]";
-    k.options.grid = "ceil_div(n, 256)";
-    k.options.block = "256";
+    testing::add_annotated_scale(*p);
     options.store = p->root() / "captures";
     options.cache_dir = p->root() / "cache";
     options.nvcc = p->nvcc();
@@ -123,9 +109,12 @@ TEST_F(GpuEvaluatorTest, WorkerCrashRejectsAndRestarts) {
   EXPECT_EQ(e.verdict, Verdict::Rejected);
   EXPECT_EQ(e.reason.rfind("no_crash: ", 0), 0u) << e.reason;
   EXPECT_NE(e.reason.find("signal 11"), std::string::npos) << e.reason;
+  // A lost worker is replaced and the candidate re-queued; one that loses
+  // every worker it is given (1 + max_losses) is rejected with the losses.
+  EXPECT_NE(e.reason.find("lost 3 workers"), std::string::npos) << e.reason;
   Evaluation again = ev.evaluate(kernel(), variant(kGood));
   EXPECT_EQ(again.verdict, Verdict::Rejected);
-  EXPECT_EQ(ev.worker_starts(), 2);
+  EXPECT_EQ(ev.worker_starts(), 6);
   // Annotation inputs were turned into a capture in the store.
   auto store = CaptureStore::open(options.store, false);
   ASSERT_TRUE(store);

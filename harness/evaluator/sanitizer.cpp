@@ -50,7 +50,8 @@ std::string sanitizer_findings(const std::string& log, size_t n) {
 
 Check run_sanitizer(const std::string& tool, const std::string& compute_sanitizer,
                     const std::vector<std::string>& worker_argv, const nlohmann::json& request,
-                    std::chrono::seconds timeout, const fs::path& tmp_dir) {
+                    std::chrono::seconds timeout, const fs::path& tmp_dir,
+                    const std::map<std::string, std::string>& env) {
   Check c{tool, std::nullopt, ""};
   if (compute_sanitizer.empty()) {
     c.detail = "compute-sanitizer not found (install the CUDA toolkit's sanitizer or pass its path): not run";
@@ -63,7 +64,9 @@ Check run_sanitizer(const std::string& tool, const std::string& compute_sanitize
   std::vector<std::string> argv = {compute_sanitizer, "--tool", tool, "--log-file", log.string(),
                                    "--error-exitcode", "86", "--print-limit", "20"};
   argv.insert(argv.end(), worker_argv.begin(), worker_argv.end());
-  auto child = Child::start(argv);
+  CommandOptions options;
+  options.env = env;  // the worker's pinning to its GPU
+  auto child = Child::start(argv, options);
   if (!child) {
     c.detail = fmt::format("compute-sanitizer could not start: {}", child.error().message);
     return c;

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,7 +26,8 @@ std::string find_compute_sanitizer(const std::string& configured);
 /// request. The Check is named after the tool ("memcheck", "racecheck").
 Check run_sanitizer(const std::string& tool, const std::string& compute_sanitizer,
                     const std::vector<std::string>& worker_argv, const nlohmann::json& run_once_request,
-                    std::chrono::seconds timeout, const std::filesystem::path& tmp_dir);
+                    std::chrono::seconds timeout, const std::filesystem::path& tmp_dir,
+                    const std::map<std::string, std::string>& env = {});
 
 /// The error lines of a compute-sanitizer log worth showing (at most `n`).
 std::string sanitizer_findings(const std::string& log, size_t n = 4);

@@ -29,8 +29,9 @@ std::string last_lines(const std::string& text, size_t n) {
 
 }  // namespace
 
-WorkerProcess::WorkerProcess(std::vector<std::string> argv, std::chrono::milliseconds start_timeout)
-    : argv_(std::move(argv)), start_timeout_(start_timeout) {}
+WorkerProcess::WorkerProcess(std::vector<std::string> argv, std::chrono::milliseconds start_timeout,
+                             std::map<std::string, std::string> env)
+    : argv_(std::move(argv)), start_timeout_(start_timeout), env_(std::move(env)) {}
 
 WorkerProcess::~WorkerProcess() {
   if (child_) {
@@ -42,15 +43,24 @@ WorkerProcess::~WorkerProcess() {
 void WorkerProcess::stop() {
   if (child_) child_->kill();
   child_.reset();
-  gpu_.reset();
+  hello_.reset();
 }
 
 Expected<GpuInfo> WorkerProcess::start() {
-  if (child_ && child_->running() && gpu_) return *gpu_;
+  auto h = greet();
+  if (!h) return h.error();
+  if (!h->gpu) return Error{fmt::format("the worker on {} has no GPU (started with --no-gpu)", h->host)};
+  return *h->gpu;
+}
+
+Expected<WorkerHello> WorkerProcess::greet() {
+  if (child_ && child_->running() && hello_) return *hello_;
   if (child_ && !child_->running()) stop();
   bool fresh = !child_;
   if (fresh) {
-    auto c = Child::start(argv_);
+    CommandOptions options;
+    options.env = env_;
+    auto c = Child::start(argv_, options);
     if (!c) return Error{fmt::format("cannot start the GPU worker ({}): {}", argv_.empty() ? "" : argv_[0], c.error().message)};
     child_ = std::move(*c);
     ++starts_;
@@ -84,30 +94,36 @@ Expected<GpuInfo> WorkerProcess::start() {
     return Error{why};
   }
   try {
-    gpu_ = hello.at("gpu").get<GpuInfo>();
-    return *gpu_;
+    WorkerHello h;
+    h.mode = hello.value("mode", "gpu");
+    if (h.mode != "no-gpu") h.gpu = hello.at("gpu").get<GpuInfo>();
+    h.host = hello.value("host", "");
+    h.pid = hello.value("pid", int64_t{0});
+    hello_ = h;
+    return h;
   } catch (const std::exception& e) {
     stop();
     return Error{fmt::format("the GPU worker's greeting lacks its GPU: {}", e.what())};
   }
 }
 
-WorkerProcess::Outcome WorkerProcess::request(const nlohmann::json& request, std::chrono::milliseconds timeout) {
+WorkerProcess::Outcome WorkerProcess::request(const nlohmann::json& request, std::chrono::milliseconds timeout,
+                                              std::string_view payload) {
   Outcome out;
   if (!child_ || !child_->running()) {
-    auto gpu = start();
-    if (!gpu) {
+    auto hello = greet();
+    if (!hello) {
       out.kind = Outcome::Kind::NotStarted;
-      out.detail = gpu.error().message;
+      out.detail = hello.error().message;
       return out;
     }
   }
-  if (!child_->write_line(request.dump())) {
+  if (!child_->write_line(request.dump()) || (!payload.empty() && !child_->write_raw(payload))) {
     auto status = child_->kill();
     out.kind = Outcome::Kind::Crashed;
     out.detail = fmt::format("the worker died before it read the request ({})", status.describe());
     child_.reset();
-    gpu_.reset();
+    hello_.reset();
     return out;
   }
   std::string line;
@@ -126,7 +142,7 @@ WorkerProcess::Outcome WorkerProcess::request(const nlohmann::json& request, std
     if (status == "fault" || status == "hang") {
       child_->finish(std::chrono::seconds(10));
       child_.reset();
-      gpu_.reset();
+      hello_.reset();
     }
     return out;
   }
@@ -140,7 +156,7 @@ WorkerProcess::Outcome WorkerProcess::request(const nlohmann::json& request, std
   auto status = child_->kill();
   std::string err = child_->stderr_tail();
   child_.reset();
-  gpu_.reset();
+  hello_.reset();
   out.kind = Outcome::Kind::Crashed;
   out.detail = fmt::format("the worker crashed ({}){}; it will be restarted", status.describe(),
                            err.empty() ? "" : ": " + last_lines(err, 3));

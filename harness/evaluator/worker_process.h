@@ -7,7 +7,10 @@
 #define STARK_HARNESS_EVALUATOR_WORKER_PROCESS_H
 
 #include <chrono>
+#include <cstdint>
+#include <map>
 #include <memory>
+#include <string_view>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,15 +23,28 @@
 
 namespace stark::harness {
 
+/// What a worker said when greeted.
+struct WorkerHello {
+  std::optional<GpuInfo> gpu;  // nullopt: a worker without a GPU (stark-worker --no-gpu)
+  std::string mode;            // "gpu" or "no-gpu"
+  std::string host;
+  int64_t pid = 0;             // on `host`
+};
+
 class WorkerProcess {
  public:
   explicit WorkerProcess(std::vector<std::string> argv,
-                         std::chrono::milliseconds start_timeout = std::chrono::seconds(120));
+                         std::chrono::milliseconds start_timeout = std::chrono::seconds(120),
+                         std::map<std::string, std::string> env = {});
   ~WorkerProcess();
 
   /// Starts the worker when none runs and says hello. The GPU it reports,
   /// or (one line) why there is none.
   Expected<GpuInfo> start();
+
+  /// Starts the worker when none runs; what it said (a worker without a GPU
+  /// is no error here).
+  Expected<WorkerHello> greet();
 
   struct Outcome {
     enum class Kind { Reply, Crashed, TimedOut, NotStarted };
@@ -36,8 +52,9 @@ class WorkerProcess {
     nlohmann::json reply;   // Kind::Reply
     std::string detail;     // otherwise: what happened, for the verdict
   };
-  /// Sends a request and waits up to `timeout` for its reply.
-  Outcome request(const nlohmann::json& request, std::chrono::milliseconds timeout);
+  /// Sends a request (followed by `payload`'s raw bytes, for "put") and
+  /// waits up to `timeout` for its reply.
+  Outcome request(const nlohmann::json& request, std::chrono::milliseconds timeout, std::string_view payload = {});
 
   /// Workers started so far (1 + restarts).
   int starts() const { return starts_; }
@@ -48,7 +65,8 @@ class WorkerProcess {
   std::vector<std::string> argv_;
   std::chrono::milliseconds start_timeout_;
   std::unique_ptr<Child> child_;
-  std::optional<GpuInfo> gpu_;  // what the running worker reported
+  std::map<std::string, std::string> env_;
+  std::optional<WorkerHello> hello_;  // what the running worker said
   int starts_ = 0;
 };
 

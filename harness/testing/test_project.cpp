@@ -3,6 +3,7 @@
 #include <vector>
 #include <string>
 #include <cstdint>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -108,6 +109,64 @@ Param pointer(const std::string& name, const std::string& pointee, bool is_const
   p.size = 8;
   p.align = 8;
   return p;
+}
+
+Kernel& add_annotated_scale(TestProject& p) {
+  p.write("src/scale.cu", R"(#include <cuda_runtime.h>
+__global__ void scale(int n, float a, const float* x, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i];
+}
+)");
+  Kernel& k = p.add_kernel("scale", "src/scale.cu", "__global__ void scale", "_Z5scaleifPKfPf",
+                           {scalar("n", "int", 4), scalar("a", "float", 4), pointer("x", "float", true),
+                            pointer("y", "float", false)});
+  k.options.args = "n=4096, a=2.5";
+  k.options.buffers = "x[n], y[n]";
+  k.options.grid = "ceil_div(n, 256)";
+  k.options.block = "256";
+  return k;
+}
+
+Kernel& add_annotated_axpb(TestProject& p, const std::string& args) {
+  p.write("src/axpb.cu", R"(__global__ void axpb(int n, float a, float b, const float* x, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + b;
+}
+)");
+  Kernel& k = p.add_kernel("axpb", "src/axpb.cu", "__global__ void axpb", "_Z4axpbiffPKfPf",
+                           {scalar("n", "int", 4), scalar("a", "float", 4), scalar("b", "float", 4),
+                            pointer("x", "float", true), pointer("y", "float", false)});
+  k.options.args = args;
+  k.options.buffers = "x[n], y[n]";
+  k.options.grid = "ceil_div(n, 256)";
+  k.options.block = "256";
+  return k;
+}
+
+std::vector<Variant> axpb_candidates(const Kernel& axpb, int count) {
+  std::vector<Variant> variants;
+  for (int j = 0; j < count; ++j) {
+    int per_thread = 1 + j % 4;
+    int block = 64 << (j / 4 % 5);
+    Variant v;
+    v.kernel = axpb.id;
+    // `n != -j` keeps each candidate's code (and cubin) its own.
+    v.source = fmt::format(R"(// candidate {0}: {1} elements per thread, blocks of {2}
+__global__ void axpb(int n, float a, float b, const float* x, float* y) {{
+  int base = (blockIdx.x * blockDim.x) * {1} + threadIdx.x;
+#pragma unroll
+  for (int k = 0; k < {1}; ++k) {{
+    int i = base + k * blockDim.x;
+    if (i < n && n != -{0}) y[i] = fmaf(a, x[i], b);
+  }}
+}})",
+                           j, per_thread, block);
+    v.launch.grid = {fmt::format("ceil_div(n, {})", block * per_thread)};
+    v.launch.block = {std::to_string(block)};
+    variants.push_back(v);
+  }
+  return variants;
 }
 
 }  // namespace stark::harness::testing

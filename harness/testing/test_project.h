@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/manifest.h"
+#include "core/variant.h"
 
 namespace stark::harness::testing {
 
@@ -42,6 +43,20 @@ class TestProject {
 
 Param scalar(const std::string& name, const std::string& type, int size);
 Param pointer(const std::string& name, const std::string& pointee, bool is_const);
+
+/// src/scale.cu with `scale(int n, float a, const float* x, float* y)`,
+/// y = a * x, whose annotation gives it inputs (n=4096, a=2.5, x[n], y[n],
+/// grid ceil_div(n, 256), block 256): a kernel evaluable without a capture.
+Kernel& add_annotated_scale(TestProject& p);
+
+/// src/axpb.cu with `axpb(int n, float a, float b, const float* x, float* y)`,
+/// y = a * x + b, annotated with `args` (e.g. "n=1048576, a=1.5, b=0.5") and
+/// buffers x[n], y[n]: the benchmarks' kernel.
+Kernel& add_annotated_axpb(TestProject& p, const std::string& args);
+
+/// `count` distinct correct candidates of axpb (elements per thread and block
+/// size vary, with launch overrides; each compiles to its own cubin).
+std::vector<Variant> axpb_candidates(const Kernel& axpb, int count);
 
 }  // namespace stark::harness::testing
 
