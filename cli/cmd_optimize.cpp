@@ -46,7 +46,12 @@ class OptimizeCommand : public Command {
     sub->add_option("--seed", seed_, "Seed of the search")->capture_default_str();
     sub->add_option("--parallel", parallel_, "Candidates in flight at once")->check(CLI::Range(1, 64))->capture_default_str();
     sub->add_option("--out", out_, "Result directory (default: BUILD_DIR/stark/<target or all>)");
-    sub->add_option("--executor", executor_, "Where GPU workers run")->check(CLI::IsMember({"local"}))->capture_default_str();
+    sub->add_option("--executor", executor_, "Where GPU workers run: local (one per GPU here), slurm (srun --gres=gpu:1)")
+        ->check(CLI::IsMember({"local", "slurm"}))
+        ->capture_default_str();
+    sub->add_option("--workers", workers_, "GPU workers (default: one per local GPU / per GPU of the SLURM allocation)")
+        ->check(CLI::PositiveNumber);
+    sub->add_option("--srun-arg", srun_args_, "Added to every srun of --executor slurm (repeatable), e.g. --partition=gpu");
     sub->add_flag("--force", force_, "Start every search afresh (ignore saved search states)");
     sub->add_flag("--dry-run", dry_run_, "Print the prompts an LLM backend would get; send nothing");
     sub->add_option("--max-cost", max_cost_, "Stop searching once the LLM calls cost this many USD")
@@ -67,7 +72,8 @@ class OptimizeCommand : public Command {
         "\nExamples:\n"
         "  stark optimize -p build -- ctest --test-dir build\n"
         "  stark optimize -p build --backend anthropic --model claude-sonnet-4-5 --max-cost 5 -- ctest --test-dir build\n"
-        "  stark optimize -p build --backend openai --base-url http://localhost:8000/v1 --model qwen --dry-run\n");
+        "  stark optimize -p build --backend openai --base-url http://localhost:8000/v1 --model qwen --dry-run\n"
+        "  sbatch --gres=gpu:4 --ntasks=4 --wrap 'stark optimize -p build --executor slurm -- ctest --test-dir build'\n");
     return sub;
   }
 
@@ -100,6 +106,10 @@ class OptimizeCommand : public Command {
     eo.store = store;
     eo.cache_dir = harness::default_cache(manifest.build_dir);
     eo.seed = seed_;
+    eo.executor = executor_;
+    eo.workers = workers_;
+    eo.srun_args = srun_args_;
+    if (workers_ == 0) eo.devices.clear();  // one worker per visible GPU
     harness::GpuEvaluator evaluator(manifest, eo);
     bool gpu = evaluator.gpu().has_value();
     if (!gpu)
@@ -188,6 +198,8 @@ class OptimizeCommand : public Command {
 
   std::string build_dir_, target_, manifest_, backend_ = "builtin", model_, base_url_, command_, out_;
   std::string executor_ = "local";
+  int workers_ = 0;
+  std::vector<std::string> srun_args_;
   std::vector<std::string> kernels_, test_command_;
   std::optional<int> budget_;
   uint64_t seed_ = 0;
