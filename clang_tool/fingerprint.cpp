@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <filesystem>
 #include <optional>
 #include <set>
 
@@ -61,7 +62,8 @@ struct KernelFingerprinter::Impl {
       std::string path = toolchain.path_of(sm.translateFile(it->first));
       if (path.empty() || toolchain.contains_path(path)) continue;
       auto data = it->second->getBufferDataIfLoaded();
-      parts.push_back(path + " " + (data ? content_hash(*data) : std::string("not loaded")));
+      // Contents only: the same project checked out elsewhere means the same.
+      parts.push_back(data ? content_hash(*data) : "not loaded: " + std::filesystem::path(path).filename().string());
     }
     std::sort(parts.begin(), parts.end());
     unit_hash = content_hash(fmt::format("{}", fmt::join(parts, "\n")));
@@ -252,7 +254,10 @@ class DependencyWalk : public RecursiveASTVisitor<DependencyWalk> {
       return true;
     }
     std::string r = head + " " + content_hash(buffer.substr(span->begin, span->end - span->begin));
-    for (const std::string& m : impl_.macros.in_range(span->file, span->begin, span->end)) r += "\n  " + m;
+    for (const std::string& m : impl_.macros.in_range(span->file, span->begin, span->end)) {
+      if (m == kSkippedText) unsure("text the host-side parse skipped (#ifdef __CUDA_ARCH__...) in " + name_of(d));
+      r += "\n  " + m;
+    }
     record(std::move(r));
     return true;
   }

@@ -11,7 +11,8 @@
 // Declarations in the CUDA toolkit's and clang's own headers are keyed by the
 // toolkit's identity instead. Where the walk cannot be sure it saw
 // everything (a virtual call, a template kernel never instantiated, a
-// declaration split across files), the hash of every project file of the
+// declaration split across files, text the host-side parse skipped such as
+// an #ifdef __CUDA_ARCH__ branch), the hash of every project file of the
 // unit goes in too: never too little.
 // Internal to clang_tool (its .cpp files include clang headers).
 #ifndef STARK_CLANG_TOOL_FINGERPRINT_H

@@ -74,7 +74,7 @@ ClangSetup* Incremental::setup_ = nullptr;
 Prints* Incremental::before_ = nullptr;
 
 TEST_F(Incremental, EveryKernelHasADistinctFingerprintThatDoesNotDependOnThePath) {
-  ASSERT_EQ(base_.size(), 6u);
+  ASSERT_EQ(base_.size(), 7u);
   std::set<std::string> distinct;
   for (const auto& [id, print] : base_) {
     EXPECT_EQ(print.rfind("xxh64:", 0), 0u) << id;
@@ -110,6 +110,13 @@ TEST_F(Incremental, EditingATemplateHelperOrAConstantChangesItsInstantiatingKern
 TEST_F(Incremental, ACompileFlagChangesTheKernelsThatExpandIt) {
   project_.other_flags = {"-DOTHER_SCALE=3"};
   EXPECT_EQ(changed(), Ids{"src/other.cu:k_other"});
+}
+
+TEST_F(Incremental, TextTheHostParseSkipsFallsBackToTheWholeUnit) {
+  edit("include/inc/arch.cuh", "#define DEVICE_GAIN 4.0f", "#define DEVICE_GAIN 5.0f");  // expanded on the device only
+  EXPECT_EQ(changed(), Ids{"src/arch.cu:k_arch"});
+  edit("src/arch.cu", "void run_arch(int n, float* y) {", "void run_arch(int n, float* y) {\n  (void)0;");
+  EXPECT_EQ(changed(), Ids{"src/arch.cu:k_arch"}) << "any edit of its unit counts now";
 }
 
 TEST_F(Incremental, UnrelatedEditsChangeNothing) {

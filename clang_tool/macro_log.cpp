@@ -57,6 +57,11 @@ class Recorder : public PPCallbacks {
     log_.add(loc, fmt::format("elif {}", static_cast<int>(value)));
   }
 
+  // Text the preprocessor skipped: this parse is host-side only, so what an
+  // `#ifdef __CUDA_ARCH__` keeps for the device was never seen (the
+  // fingerprint then falls back to the whole unit).
+  void SourceRangeSkipped(SourceRange range, SourceLocation) override { log_.add(range.getBegin(), kSkippedText); }
+
   // An #include inside a function body pulls text in that the function's
   // own range does not show.
   void InclusionDirective(SourceLocation hash, const Token&, StringRef name, bool, CharSourceRange,

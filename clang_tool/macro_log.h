@@ -38,6 +38,9 @@ class ToolchainFiles {
   mutable std::map<unsigned, bool> cache_;
 };
 
+/// The entry of a region the preprocessor skipped (a false #if branch).
+inline constexpr const char* kSkippedText = "skipped";
+
 /// The log itself. One entry is a short string (what happened) at a byte
 /// offset of a project file.
 class MacroLog {

@@ -73,7 +73,7 @@ class CacheInvalidation : public ::testing::Test {
 
 TEST_F(CacheInvalidation, EditsInvalidateExactlyTheKernelsThatDependOnThem) {
   auto first = run();
-  ASSERT_EQ(first.size(), 6u);
+  ASSERT_EQ(first.size(), 7u);
   for (const auto& [id, state] : first) EXPECT_EQ(state, CacheState::Miss) << id;
   EXPECT_EQ(searched_again(), Ids{}) << "nothing changed";
 

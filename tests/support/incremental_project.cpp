@@ -17,7 +17,7 @@ IncrementalProject::IncrementalProject(const fs::path& source_dir, fs::path scra
 
 std::vector<CompileCommand> IncrementalProject::units() const {
   std::vector<CompileCommand> out;
-  for (std::string f : {"src/ops.cu", "src/other.cu"}) {
+  for (std::string f : {"src/ops.cu", "src/other.cu", "src/arch.cu"}) {
     std::string file = (root_ / f).string();
     std::vector<std::string> args{nvcc_, "-I" + (root_ / "include").string(), "-I" + (source_dir_ / "include").string()};
     if (f == "src/other.cu") args.insert(args.end(), other_flags.begin(), other_flags.end());

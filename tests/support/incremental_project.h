@@ -19,7 +19,7 @@ class IncrementalProject {
 
   const std::filesystem::path& root() const { return root_; }
 
-  /// src/ops.cu and src/other.cu, compiled with -I include and STARK's include.
+  /// src/ops.cu, src/other.cu and src/arch.cu, compiled with -I include and STARK's include.
   std::vector<CompileCommand> units() const;
 
   /// Replaces the one occurrence of `from` in the file (a test failure when
