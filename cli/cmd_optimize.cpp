@@ -8,6 +8,7 @@
 #include "agents/builtin/builtin_team.h"
 #include "agents/llm/make_client.h"
 #include "agents/llm_team.h"
+#include "cache/result_cache.h"
 #include "clang_tool/toolchain.h"
 #include "clang_tool/variant_check.h"
 #include "cli/command.h"
@@ -52,7 +53,9 @@ class OptimizeCommand : public Command {
     sub->add_option("--workers", workers_, "GPU workers (default: one per local GPU / per GPU of the SLURM allocation)")
         ->check(CLI::PositiveNumber);
     sub->add_option("--srun-arg", srun_args_, "Added to every srun of --executor slurm (repeatable), e.g. --partition=gpu");
-    sub->add_flag("--force", force_, "Start every search afresh (ignore saved search states)");
+    sub->add_flag("--force", force_, "Search every kernel afresh: ignore the result cache and saved search states");
+    sub->add_option("--cache-dir", cache_dir_, "Result cache (default: $STARK_CACHE_DIR, else BUILD_DIR/.stark/cache)");
+    sub->add_flag("--no-cache", no_cache_, "Neither reuse nor store results (see stark cache --help)");
     sub->add_flag("--dry-run", dry_run_, "Print the prompts an LLM backend would get; send nothing");
     sub->add_option("--max-cost", max_cost_, "Stop searching once the LLM calls cost this many USD")
         ->check(CLI::NonNegativeNumber);
@@ -67,6 +70,9 @@ class OptimizeCommand : public Command {
         "OUT/result.json, OUT/manifest.json, OUT/state/ (resumable searches) and OUT/audit/ (every\n"
         "LLM request and reply, without keys). Without a GPU, candidates are still written and\n"
         "compiled, and every kernel ends 'untimed'.\n"
+        "\nA kernel searched before with the same key (its code and dependencies, flags, GPU, backend,\n"
+        "budget, inputs) is not searched again: the cached winner is re-verified with one evaluation\n"
+        "and reused ('cache: hit'). See stark cache --help.\n"
         "\nBackends: builtin (offline expert, no network), openai (OPENAI_API_KEY; any OpenAI-compatible\n"
         "--base-url), anthropic (ANTHROPIC_API_KEY), command (--command PROGRAM).\n"
         "\nExamples:\n"
@@ -166,6 +172,14 @@ class OptimizeCommand : public Command {
     oo.max_cost_usd = max_cost_;
     oo.kernel_time_limit_s = time_limit_;
     oo.fresh = force_;
+    ResultCache cache(resolve_cache_dir(cache_dir_, manifest.build_dir));
+    if (!no_cache_ && !dry_run_) {  // a dry run evaluates nothing: nothing to reuse or store
+      oo.cache.cache = &cache;
+      oo.cache.read = !force_;
+      oo.cache.backend_detail = backend_ == "command" ? command_ : base_url_;
+      oo.cache.stark_version = STARK_VERSION;
+      oo.cache.input_shapes = [&](const Kernel& k) { return capture_shapes(store, k); };
+    }
     int total = 0;
     for (const auto& k : manifest.kernels)
       if (kernels_.empty() || std::find(kernels_.begin(), kernels_.end(), k.id) != kernels_.end())
@@ -205,7 +219,8 @@ class OptimizeCommand : public Command {
   uint64_t seed_ = 0;
   int parallel_ = 4;
   std::optional<double> max_cost_, time_limit_;
-  bool force_ = false, dry_run_ = false, quiet_ = false, verbose_ = false;
+  std::string cache_dir_;
+  bool force_ = false, dry_run_ = false, quiet_ = false, verbose_ = false, no_cache_ = false;
 };
 
 }  // namespace

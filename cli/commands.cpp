@@ -13,6 +13,7 @@ std::vector<std::unique_ptr<Command>> all_commands() {
   out.push_back(make_doctor_command());
   out.push_back(make_report_command());
   out.push_back(make_apply_command());
+  out.push_back(make_cache_command());
   return out;
 }
 

@@ -15,6 +15,7 @@ std::unique_ptr<Command> make_capture_command();
 std::unique_ptr<Command> make_eval_command();
 std::unique_ptr<Command> make_report_command();
 std::unique_ptr<Command> make_apply_command();
+std::unique_ptr<Command> make_cache_command();
 
 }  // namespace stark::cli
 

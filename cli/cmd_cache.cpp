@@ -1,0 +1,119 @@
+// stark cache stats|clean: what the result cache of stark optimize holds, and
+// emptying it. The cache itself is cache/ (result_cache.h).
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <iostream>
+
+#include "cache/result_cache.h"
+#include "cli/command.h"
+#include "cli/commands.h"
+#include "cli/console.h"
+
+namespace stark::cli {
+
+namespace {
+
+std::string size_text(int64_t bytes) {
+  if (bytes >= (int64_t{1} << 20)) return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1 << 20));
+  if (bytes >= 1024) return fmt::format("{:.1f} KiB", static_cast<double>(bytes) / 1024);
+  return fmt::format("{} B", bytes);
+}
+
+class CacheCommand : public Command {
+ public:
+  CLI::App* add_to(CLI::App& app) override {
+    auto* sub = app.add_subcommand("cache", "Show or empty the result cache that spares stark optimize a second search");
+    sub->require_subcommand(1);
+    stats_ = sub->add_subcommand("stats", "Entries, size and hit counts of the cache");
+    clean_ = sub->add_subcommand("clean", "Remove cache entries (all, or those unused for --older-than DAYS)");
+    for (CLI::App* s : {stats_, clean_}) {
+      s->add_option("-p,--build-dir", build_dir_, "Build tree whose cache to use (BUILD_DIR/.stark/cache)");
+      s->add_option("--cache-dir", cache_dir_, "The cache directory itself (also $STARK_CACHE_DIR)");
+    }
+    stats_->add_flag("--json", json_, "Print stark.cache-stats/1 JSON");
+    clean_->add_option("--older-than", older_than_days_, "Only entries not used for this many days")
+        ->check(CLI::NonNegativeNumber);
+    sub->footer(
+        "\nstark optimize keeps every finished search in a cache: a kernel whose key is unchanged is\n"
+        "not searched again; its cached winner is validated like a model's reply and re-verified on\n"
+        "the current captures with one evaluation, then reused ('cache: hit' in result.json).\n"
+        "\nThe key is a hash of everything that can change the answer: the kernel's meaning (its text,\n"
+        "the functions, types, globals and macros it depends on, as clang sees them at scan time), the\n"
+        "compile command, the GPU model, driver and CUDA versions, the compiler, the backend and\n"
+        "model, budget, seed and tolerances, the captured input shapes, and STARK's version.\n"
+        "\nWhere it lives: --cache-dir DIR, else $STARK_CACHE_DIR, else BUILD_DIR/.stark/cache.\n"
+        "Several processes (CI runners on a shared folder) may use one directory at once: each\n"
+        "entry is its own file, written atomically. Entries from a shared cache are untrusted\n"
+        "and checked before use. stark optimize --force searches anyway and refreshes the entries;\n"
+        "--no-cache neither reads nor writes the cache.\n"
+        "\nExamples:\n"
+        "  stark cache stats -p build\n"
+        "  stark cache stats --cache-dir /shared/stark-cache --json\n"
+        "  stark cache clean -p build                     remove every entry\n"
+        "  stark cache clean -p build --older-than 30     remove entries unused for 30 days\n");
+    return sub;
+  }
+
+  int run() override {
+    if (cache_dir_.empty() && build_dir_.empty() && !std::getenv("STARK_CACHE_DIR")) {
+      print_error("say which cache: -p BUILD_DIR, --cache-dir DIR or STARK_CACHE_DIR");
+      return kExitUsage;
+    }
+    ResultCache cache(resolve_cache_dir(cache_dir_, build_dir_));
+    if (stats_->parsed()) return stats(cache);
+    return clean(cache);
+  }
+
+ private:
+  int stats(const ResultCache& cache) const {
+    auto s = cache.stats();
+    if (!s) {
+      print_error(s.error().message);
+      return kExitFailed;
+    }
+    if (json_) {
+      std::cout << nlohmann::json(*s).dump(2) << "\n";
+      return kExitOk;
+    }
+    std::cout << fmt::format("cache: {}\n", s->dir);
+    std::cout << fmt::format("entries: {} ({} improved, {} no gain), {}\n", s->entries, s->by_status["improved"],
+                             s->by_status["no_gain"], size_text(s->bytes));
+    if (s->entries > 0) std::cout << fmt::format("created: {} .. {}\n", s->oldest, s->newest);
+    if (s->unreadable > 0)
+      std::cout << fmt::format("unreadable: {} file{} (never used; `stark cache clean` removes them)\n", s->unreadable,
+                               s->unreadable == 1 ? "" : "s");
+    int64_t lookups = s->hits + s->misses + s->rejected;
+    std::cout << fmt::format("since the last clean: {} hit{}, {} miss{}, {} rejected, {} stored", s->hits,
+                             s->hits == 1 ? "" : "s", s->misses, s->misses == 1 ? "" : "es", s->rejected, s->stores);
+    if (lookups > 0) std::cout << fmt::format(" (hit rate {:.0f}%)", 100.0 * static_cast<double>(s->hits) / lookups);
+    std::cout << "\n";
+    return kExitOk;
+  }
+
+  int clean(const ResultCache& cache) const {
+    CleanOptions options;
+    if (older_than_days_)
+      options.older_than = std::chrono::seconds(static_cast<int64_t>(*older_than_days_ * 24 * 3600));
+    auto r = cache.clean(options);
+    if (!r) {
+      print_error(r.error().message);
+      return kExitFailed;
+    }
+    std::cout << fmt::format("removed {} entr{} ({}) from {}; kept {}\n", r->removed, r->removed == 1 ? "y" : "ies",
+                             size_text(r->bytes_freed), cache.dir().string(), r->kept);
+    return kExitOk;
+  }
+
+  CLI::App* stats_ = nullptr;
+  CLI::App* clean_ = nullptr;
+  std::string build_dir_, cache_dir_;
+  std::optional<double> older_than_days_;
+  bool json_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_cache_command() { return std::make_unique<CacheCommand>(); }
+
+}  // namespace stark::cli
