@@ -40,6 +40,22 @@ run() { "$@" || { echo "FAILED ($?): $*"; status=1; }; }
   step "stark optimize (budget $budget, at most ${per_kernel}s per kernel), capturing the test suite"
   run /usr/bin/time -v /tmp/stark/bin/stark optimize -p /tmp/nnops-build --target nnops --budget "$budget" \
     --time-limit "$per_kernel" --out /tmp/result -- /tmp/nnops-build/tests/nnops_tests
+  step "incremental run (issue 9): the same optimize again, nothing changed: no search, every kernel a cache hit"
+  again() {  # $1: result folder; prints the wall time and each kernel's cache state
+    local t0=$(date +%s.%N)
+    run /tmp/stark/bin/stark optimize -p /tmp/nnops-build --target nnops --budget "$budget" \
+      --time-limit "$per_kernel" --out "$1" -- /tmp/nnops-build/tests/nnops_tests
+    echo "wall time: $(python3 -c 'import sys,time; print(round(time.time() - float(sys.argv[1]), 1))' "$t0") s"
+    python3 -c 'import json,sys; [print(" ", k["cache"], k["status"], k["attempts"], k["id"]) for k in json.load(open(sys.argv[1]))["kernels"]]' "$1/result.json"
+  }
+  again /tmp/result-again
+  step "incremental run: one line of transpose_kernel edited: only that kernel searched again"
+  cp examples/nnops/src/transpose.cu /tmp/transpose.cu.orig
+  run sed -i 's|^  int c = blockIdx.x \* blockDim.x + threadIdx.x;  // column of `in`$|  const int c = blockIdx.x * blockDim.x + threadIdx.x;  // column of `in`|' \
+    examples/nnops/src/transpose.cu
+  again /tmp/result-edited
+  cp /tmp/transpose.cu.orig examples/nnops/src/transpose.cu  # the result of the first run is for the original
+  run /tmp/stark/bin/stark cache stats -p /tmp/nnops-build
   step "reports and the patch"
   run /tmp/stark/bin/stark report --result /tmp/result --format md -o "$out/report.md"
   run /tmp/stark/bin/stark report --result /tmp/result --format html -o "$out/report.html"
