@@ -11,12 +11,15 @@
 #include <condition_variable>
 #include <iostream>
 #include <cstdlib>
+#include <filesystem>
 #include <future>
 #include <set>
 
 #include "agents/search.h"
 #include "agents/testing/simulated.h"
+#include "harness/common/subprocess.h"
 #include "harness/evaluator/gpu_evaluator.h"
+#include "harness/executor/slurm_executor.h"
 #include "harness/testing/test_project.h"
 
 namespace stark::harness {
@@ -51,8 +54,11 @@ class CompilingTeam : public Team {
 class SlurmTest : public ::testing::Test {
  protected:
   void SetUp() override {
+    std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
     setenv("SLURM_CONF", STARK_SLURM_CONF, 1);
-    unsetenv("SLURM_JOB_ID");  // each worker a job of its own, also when ctest itself runs under SLURM
+    // Each worker a job of its own, also when ctest itself runs under SLURM;
+    // except in the test that is run inside an sbatch job on purpose.
+    if (name.rfind("DISABLED_", 0) != 0) unsetenv("SLURM_JOB_ID");
     p = std::make_unique<TestProject>("slurm_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     harness::testing::add_annotated_scale(*p);
     options.executor = "slurm";
@@ -149,6 +155,38 @@ TEST_F(SlurmTest, AWorkerKilledMidFlightIsReplacedAndTheVerdictIsTheSame) {
   EXPECT_EQ(lost, 1);
   // The replacement serves the next candidate as usual.
   EXPECT_TRUE(ev.evaluate(kernel(), variant(8)).untimed);
+}
+
+// Run only by the next test, inside the allocation of an sbatch job
+// (--gtest_also_run_disabled_tests): the workers are steps of the job, one
+// per GPU it was given.
+TEST_F(SlurmTest, DISABLED_InsideAnAllocation) {
+  ASSERT_NE(std::getenv("SLURM_JOB_ID"), nullptr) << "run by AWholeRunSubmittedWithSbatch...";
+  GpuEvaluator ev(p->manifest(), options);  // options.workers = 0: the allocation's GPUs
+  ASSERT_EQ(ev.workers().size(), 2);
+  auto* slurm = dynamic_cast<const SlurmExecutor*>(&ev.workers().executor());
+  ASSERT_NE(slurm, nullptr);
+  EXPECT_TRUE(slurm->in_allocation());
+  auto a = std::async(std::launch::async, [&] { return ev.evaluate(kernel(), variant(21)); });
+  auto b = std::async(std::launch::async, [&] { return ev.evaluate(kernel(), variant(22)); });
+  for (Evaluation e : {a.get(), b.get()}) EXPECT_TRUE(e.untimed) << e.reason;
+  std::cout << "inside allocation " << std::getenv("SLURM_JOB_ID") << ": " << ev.workers().size()
+            << " workers as job steps\n";
+}
+
+TEST_F(SlurmTest, AWholeRunSubmittedWithSbatchStartsItsWorkersAsStepsOfItsAllocation) {
+  std::string out = (p->root() / "job.out").string();
+  std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
+  CommandOptions co;
+  co.timeout = std::chrono::seconds(180);
+  auto r = run_command({"sbatch", "--wait", "--nodes=1", "--ntasks=2", "--gres=gpu:2", "--output=" + out, "--wrap",
+                        self + " --gtest_also_run_disabled_tests --gtest_filter=SlurmTest.DISABLED_InsideAnAllocation"},
+                       co);
+  ASSERT_TRUE(r) << r.error().message;
+  std::string log = p->read("job.out");
+  EXPECT_TRUE(r->status.success()) << r->status.describe() << "\n" << r->output << "\n" << log;
+  EXPECT_NE(log.find("[  PASSED  ] 1 test"), std::string::npos) << log;
+  EXPECT_NE(log.find(": 2 workers as job steps"), std::string::npos) << log;
 }
 
 TEST_F(SlurmTest, TheSearchTreeDoesNotDependOnTheNumberOfWorkers) {
