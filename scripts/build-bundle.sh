@@ -28,6 +28,19 @@ if ldd "$stage/prefix/bin/stark" | grep -E 'libclang|libLLVM|libz3|libxml2|libic
   exit 1
 fi
 
+# Shared libraries beyond the base system (libcurl and what it needs) travel in
+# lib/stark/deps; unpack.sh points stark at them only where the target lacks one.
+deps="$stage/prefix/lib/stark/deps"
+mkdir -p "$deps"
+ldd "$stage/prefix/bin/stark" | awk '/=> \// {print $3}' | while read -r lib; do
+  case $(basename "$lib") in
+    libc.so* | libm.so* | libdl.so* | librt.so* | libpthread.so* | libresolv.so* | ld-linux* | libstdc++.so* | \
+      libgcc_s.so* | libz.so* | libzstd.so*) ;;
+    *) cp -L "$lib" "$deps/" ;;
+  esac
+done
+echo "build-bundle: carried for targets without them: $(ls "$deps" | tr '\n' ' ')"
+
 rm -rf "$out"
 mkdir -p "$out"
 tar -C "$stage/prefix" -cf - . | zstd -19 -T0 -q -o "$out/stark-prefix.tar.zst"
@@ -44,6 +57,16 @@ mkdir -p "$dest"
 z=zstd
 command -v zstd >/dev/null 2>&1 || z="$here/zstd"
 "$z" -d -q -c "$here/stark-prefix.tar.zst" | tar -C "$dest" -xf -
+# A library this machine lacks (libcurl, say): stark runs through a wrapper
+# that adds the bundle's copies, so nothing is installed system-wide.
+if ldd "$dest/bin/stark" 2>/dev/null | grep -q 'not found'; then
+  echo "this machine lacks: $(ldd "$dest/bin/stark" | awk '/not found/ {print $1}' | tr '\n' ' ')- using the bundle's copies"
+  mv "$dest/bin/stark" "$dest/bin/stark.real"
+  abs=$(cd "$dest" && pwd)
+  printf '#!/bin/sh\nLD_LIBRARY_PATH="%s/lib/stark/deps${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" exec "%s/bin/stark.real" "$@"\n' \
+    "$abs" "$abs" >"$dest/bin/stark"
+  chmod +x "$dest/bin/stark"
+fi
 echo "STARK unpacked into $dest (run $dest/bin/stark doctor)"
 UNPACK
 chmod +x "$out/unpack.sh"
