@@ -12,6 +12,18 @@
 
 namespace stark {
 
+namespace {
+
+std::vector<std::string> input_shapes(const Kernel& kernel, const CacheSettings& settings) {
+  std::vector<std::string> shapes;
+  if (settings.input_shapes) shapes = settings.input_shapes(kernel);
+  std::sort(shapes.begin(), shapes.end());
+  shapes.erase(std::unique(shapes.begin(), shapes.end()), shapes.end());
+  return shapes;
+}
+
+}  // namespace
+
 std::optional<CacheKeyInputs> kernel_key_inputs(const Manifest& manifest, const Kernel& kernel,
                                                 const KernelKeyParams& p, const CacheSettings& settings) {
   if (!p.gpu || !kernel.fingerprint || !kernel.compile) return std::nullopt;
@@ -27,9 +39,7 @@ std::optional<CacheKeyInputs> kernel_key_inputs(const Manifest& manifest, const 
   in.parallel = p.parallel;
   in.rtol = kernel.options.rtol;
   in.atol = kernel.options.atol;
-  if (settings.input_shapes) in.input_shapes = settings.input_shapes(kernel);
-  std::sort(in.input_shapes.begin(), in.input_shapes.end());
-  in.input_shapes.erase(std::unique(in.input_shapes.begin(), in.input_shapes.end()), in.input_shapes.end());
+  in.input_shapes = input_shapes(kernel, settings);
   for (const auto& l : kernel.launches) in.launch_sites.push_back(launch_site_key(l));
   std::sort(in.launch_sites.begin(), in.launch_sites.end());
   in.stark_version = settings.stark_version;
@@ -138,20 +148,25 @@ std::map<std::string, CacheLookup> look_up_all(const Manifest& manifest, const s
   return out;
 }
 
-Expected<void> store_result(const ResultCache& cache, const CacheLookup& lookup, const KernelResult& result,
-                            const std::string& stopped) {
+Expected<void> store_result(const CacheSettings& settings, const Kernel& kernel, const CacheLookup& lookup,
+                            const KernelResult& result, const std::string& stopped) {
   // A search cut short by a cost or time limit may find more next time.
   bool finished = stopped == "budget" || stopped == "nothing left to expand";
-  if (lookup.key.empty() || !finished || !reusable(result)) return {};
+  if (!settings.cache || lookup.key.empty() || !finished || !reusable(result)) return {};
+  // Filed under the inputs the search really ran on: the evaluator may have
+  // added captures meanwhile (from the annotation's args=/buffers=), and the
+  // next run's lookup will see them.
+  CacheKeyInputs inputs = lookup.inputs;
+  inputs.input_shapes = input_shapes(kernel, settings);
   CacheEntry entry;
-  entry.key = lookup.key;
+  entry.key = cache_key(inputs);
   entry.kernel = result.id;
   entry.created = utc_timestamp();
-  entry.inputs = key_json(lookup.inputs);
+  entry.inputs = key_json(inputs);
   entry.result = result;
   entry.result.cache = CacheState::Off;
-  if (auto ok = cache.store(entry); !ok) return ok;
-  cache.note(CacheEvent::Store, result.id);
+  if (auto ok = settings.cache->store(entry); !ok) return ok;
+  settings.cache->note(CacheEvent::Store, result.id);
   return {};
 }
 

@@ -70,10 +70,11 @@ std::map<std::string, CacheLookup> look_up_all(const Manifest& manifest, const s
                                                VariantValidator& validator,
                                                const std::function<KernelKeyParams(const Kernel&)>& params);
 
-/// Files a finished search's result under the lookup's key, when it is worth
-/// reusing (cache_entry.h: reusable) and the search ran to its end.
-Expected<void> store_result(const ResultCache& cache, const CacheLookup& lookup, const KernelResult& result,
-                            const std::string& stopped);
+/// Files a finished search's result under the lookup's key (with the input
+/// shapes as they are now), when it is worth reusing (cache_entry.h:
+/// reusable) and the search ran to its end.
+Expected<void> store_result(const CacheSettings& settings, const Kernel& kernel, const CacheLookup& lookup,
+                            const KernelResult& result, const std::string& stopped);
 
 }  // namespace stark
 

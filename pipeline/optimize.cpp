@@ -122,7 +122,7 @@ Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, Va
     KernelResult k = kernel_result(*kernel, outcome);
     if (lookup != cached.end()) {
       k.cache = options.cache.read ? CacheState::Miss : CacheState::Off;
-      if (auto stored = store_result(*options.cache.cache, lookup->second, k, outcome.stopped); !stored)
+      if (auto stored = store_result(options.cache, *kernel, lookup->second, k, outcome.stopped); !stored)
         say(fmt::format("{}: could not store the result in the cache: {}", kernel->id, stored.error().message));
     }
     result.kernels.push_back(k);

@@ -3,6 +3,9 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
 #include "agents/testing/simulated.h"
 #include "cache/result_cache.h"
 #include "core/file_io.h"
@@ -235,6 +238,28 @@ TEST(OptimizeCache, EachChangeInvalidatesExactlyTheKernelsItAffects) {
   EXPECT_EQ(run(shapes), (States{kHit, kMiss}));  // new captured inputs
 }
 
+TEST(OptimizeCache, InputsTheEvaluatorAddsDuringTheSearchAreInTheStoredKey) {
+  // The GPU evaluator makes a capture from args=/buffers= at the first
+  // evaluation of a kernel that has none: the next run's key includes it.
+  Project p;
+  Cached c(p);
+  std::atomic<bool> made{false};
+  auto shapes = [&](const Kernel&) { return made ? std::vector<std::string>{"_Z5saxpy xxh64:annotation"} : std::vector<std::string>{}; };
+  OptimizeOptions first = c.options(p);
+  first.cache.input_shapes = shapes;
+  OptimizeHooks hooks;
+  hooks.attempt = [&](const Kernel&, const SearchNode&) { made = true; };
+  Services a, b;
+  auto r = run_optimize(p.manifest, a.evaluator, a.validator, a.team, nullptr, first, hooks);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(states(*r), (States{kMiss, kMiss}));
+  OptimizeOptions second = c.options(p);
+  second.cache.input_shapes = shapes;
+  r = run_optimize(p.manifest, b.evaluator, b.validator, b.team, nullptr, second);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(states(*r), (States{kHit, kHit}));
+}
+
 TEST(OptimizeCache, ForceSearchesAgainAndRefreshesTheEntries) {
   Project p;
   Cached c(p);
@@ -249,6 +274,34 @@ TEST(OptimizeCache, ForceSearchesAgainAndRefreshesTheEntries) {
   auto s = c.cache.stats();
   EXPECT_EQ(s->entries, 2);
   EXPECT_EQ(s->stores, 4);
+}
+
+TEST(OptimizeCache, ConcurrentRunsOnOneCacheLoseNothing) {
+  Project p;
+  Cached c(p);
+  std::vector<Manifest> manifests(4, p.manifest);
+  for (size_t i = 0; i < manifests.size(); ++i)  // four projects' kernels, two runs of each at once
+    for (auto& k : manifests[i].kernels) *k.fingerprint += std::to_string(i);
+  std::vector<OptimizeOptions> opts;
+  for (size_t i = 0; i < manifests.size() * 2; ++i) opts.push_back(c.options(p, 3));
+  std::vector<std::thread> runs;
+  std::atomic<int> failed{0};
+  for (size_t i = 0; i < opts.size(); ++i)
+    runs.emplace_back([&, i] {
+      Services s;
+      if (!run_optimize(manifests[i / 2], s.evaluator, s.validator, s.team, nullptr, opts[i])) ++failed;
+    });
+  for (auto& t : runs) t.join();
+  EXPECT_EQ(failed, 0);
+  auto stats = c.cache.stats();
+  EXPECT_EQ(stats->entries, 8);
+  EXPECT_EQ(stats->unreadable, 0);
+  for (const auto& m : manifests) {
+    Services s;
+    auto r = run_optimize(m, s.evaluator, s.validator, s.team, nullptr, c.options(p, 3));
+    ASSERT_TRUE(r);
+    EXPECT_EQ(states(*r), (States{kHit, kHit}));
+  }
 }
 
 /// The entry file of a kernel, found by its recorded id.
