@@ -4,7 +4,6 @@
 #include "harness/evaluator/worker_pool.h"
 
 #include <gtest/gtest.h>
-#include <signal.h>
 
 #include <atomic>
 #include <future>
@@ -12,6 +11,7 @@
 #include "core/hash.h"
 #include "harness/evaluator/gpu_evaluator.h"
 #include "harness/testing/test_project.h"
+#include "harness/testing/worker_loss.h"
 #include "harness/worker/no_gpu_check.h"
 
 namespace stark::harness {
@@ -99,12 +99,9 @@ TEST_F(WorkerPoolTest, ALostWorkerIsReplacedAndItsCandidateRequeued) {
 
   GpuEvaluator ev(p->manifest(), options);
   std::atomic<int> killed{0};
-  // The first request written to any worker finds it gone: SIGKILL, as the
-  // OOM killer or a failing node would do it.
+  // The worker of the first request written goes away before it answers.
   ev.workers().on_dispatch = [&](int, const WorkerHello& h) {
-    if (killed++ == 0) {
-      ASSERT_EQ(kill(static_cast<pid_t>(h.pid), SIGKILL), 0);
-    }
+    if (killed++ == 0) testing::lose_mid_flight(h.pid);
   };
   Evaluation e = ev.evaluate(kernel(), variant(4));
   EXPECT_EQ(killed.load(), 2);  // dispatched twice: the lost attempt and the re-queued one
@@ -124,7 +121,7 @@ TEST_F(WorkerPoolTest, ACandidateThatKeepsLosingWorkersIsRejectedWithTheLosses) 
   options.workers = 1;
   options.max_losses = 1;
   GpuEvaluator ev(p->manifest(), options);
-  ev.workers().on_dispatch = [&](int, const WorkerHello& h) { kill(static_cast<pid_t>(h.pid), SIGKILL); };
+  ev.workers().on_dispatch = [&](int, const WorkerHello& h) { testing::lose_mid_flight(h.pid); };
   Evaluation e = ev.evaluate(kernel(), variant(5));
   EXPECT_EQ(e.verdict, Verdict::Rejected) << e.reason;
   EXPECT_EQ(e.reason.rfind("no_crash: ", 0), 0u) << e.reason;

@@ -5,7 +5,6 @@
 // re-queued with the same verdict; a search builds the same tree with one
 // worker and with three.
 #include <gtest/gtest.h>
-#include <signal.h>
 
 #include <atomic>
 #include <condition_variable>
@@ -21,6 +20,7 @@
 #include "harness/evaluator/gpu_evaluator.h"
 #include "harness/executor/slurm_executor.h"
 #include "harness/testing/test_project.h"
+#include "harness/testing/worker_loss.h"
 
 namespace stark::harness {
 namespace {
@@ -141,9 +141,7 @@ TEST_F(SlurmTest, AWorkerKilledMidFlightIsReplacedAndTheVerdictIsTheSame) {
   std::atomic<int> dispatched{0};
   ev.workers().on_dispatch = [&](int, const WorkerHello& h) {
     // The worker runs under srun on this (single) node: its pid is ours to kill.
-    if (dispatched++ == 0) {
-      ASSERT_EQ(kill(static_cast<pid_t>(h.pid), SIGKILL), 0);
-    }
+    if (dispatched++ == 0) harness::testing::lose_mid_flight(h.pid);
   };
   Evaluation e = ev.evaluate(kernel(), variant(7));
   EXPECT_EQ(dispatched.load(), 2);
@@ -196,7 +194,7 @@ TEST_F(SlurmTest, TheSearchTreeDoesNotDependOnTheNumberOfWorkers) {
     std::atomic<int> dispatched{0};
     if (lose_one)
       ev.workers().on_dispatch = [&](int, const WorkerHello& h) {
-        if (dispatched++ == 3) kill(static_cast<pid_t>(h.pid), SIGKILL);
+        if (dispatched++ == 3) harness::testing::lose_mid_flight(h.pid);
       };
     CompilingTeam team;
     ::stark::testing::SimulatedValidator validator;
