@@ -6,15 +6,16 @@
 #
 # Here (development machine), once:
 #   scripts/build-bundle.sh && scripts/gpu/prepare-carry.sh      -> .device/
-#   scripts/gpu-run.sh --prepare build-lead/cli/stark            -> .device-harness/
-# There (GPU machine), from the repository root, carrying both folders:
+# There (GPU machine), from the repository root, carrying .device:
 #   scripts/gpu/optimize-run.sh OUT_DIR [BUDGET] [SECONDS_PER_KERNEL]
 set -uo pipefail
 out=$(realpath -m "${1:?output folder}")
 budget=${2:-12}
 per_kernel=${3:-40}
+# OPT_KERNELS="ID ..." limits the runs to these kernels (a shorter device call).
+kflags=()
+for k in ${OPT_KERNELS:-}; do kflags+=(--kernel "$k"); done
 bundle=$(realpath .device)
-harness=$(realpath .device-harness)
 jobs=$(nproc)
 mkdir -p "$out"
 status=0
@@ -26,25 +27,24 @@ run() { "$@" || { echo "FAILED ($?): $*"; status=1; }; }
   step "unpack the bundle"
   run sh "$bundle/bundle/unpack.sh" /tmp/stark
   step "googletest"
-  run sh -c "cmake -S '$harness/googletest' -B /tmp/gtest-build -G Ninja -DCMAKE_BUILD_TYPE=Release \
-    -DCMAKE_INSTALL_PREFIX=/tmp/gtest >/dev/null && ninja -C /tmp/gtest-build -j$jobs install >/dev/null"
-  step "the GPU worker and the capture library, built here with CUDA only"
-  run sh -c "cmake -S '$harness/src' -B /tmp/stark-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DSTARK_WITH_CLANG=OFF \
-    -DSTARK_BUILD_TESTS=OFF -DSTARK_CARRIED_INCLUDE_DIR='$harness/include' >/dev/null && \
-    ninja -C /tmp/stark-gpu -j$jobs stark-worker stark_capture >/dev/null"
-  export STARK_WORKER=/tmp/stark-gpu/harness/stark-worker STARK_CAPTURE_LIBRARY=/tmp/stark-gpu/harness/libstark_capture.so
+  run sh -c "cmake -S '$bundle/googletest' -B /tmp/gtest-build-bundle -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_INSTALL_PREFIX=/tmp/gtest >/dev/null && ninja -C /tmp/gtest-build-bundle -j$jobs install >/dev/null"
+  # The bundle's own stark-worker and capture library: built with its stark
+  # from one source tree, so the worker protocol always matches.
   run /tmp/stark/bin/stark doctor
   step "examples/nnops against the bundle's CMake package"
   run sh -c "cmake -S examples/nnops -B /tmp/nnops-build -G Ninja -DCMAKE_PREFIX_PATH='/tmp/stark;/tmp/gtest' >/dev/null && \
     ninja -C /tmp/nnops-build -j$jobs >/dev/null"
   step "stark optimize (budget $budget, at most ${per_kernel}s per kernel), capturing the test suite"
   run /usr/bin/time -v /tmp/stark/bin/stark optimize -p /tmp/nnops-build --target nnops --budget "$budget" \
-    --time-limit "$per_kernel" --out /tmp/result -- /tmp/nnops-build/tests/nnops_tests
+    --time-limit "$per_kernel" "${kflags[@]}" --out /tmp/result -- /tmp/nnops-build/tests/nnops_tests
+  cp /tmp/result/result.json "$out/result.json"  # now: the device call may be cut before the end
   step "incremental run (issue 9): the same optimize again, nothing changed: no search, every kernel a cache hit"
+  # Later runs reuse the captures of the first (no test command after --).
   again() {  # $1: result folder; prints the wall time and each kernel's cache state
     local t0=$(date +%s.%N)
     run /tmp/stark/bin/stark optimize -p /tmp/nnops-build --target nnops --budget "$budget" \
-      --time-limit "$per_kernel" --out "$1" -- /tmp/nnops-build/tests/nnops_tests
+      --time-limit "$per_kernel" "${kflags[@]}" --out "$1"
     echo "wall time: $(python3 -c 'import sys,time; print(round(time.time() - float(sys.argv[1]), 1))' "$t0") s"
     python3 -c 'import json,sys; [print(" ", k["cache"], k["status"], k["attempts"], k["id"]) for k in json.load(open(sys.argv[1]))["kernels"]]' "$1/result.json"
   }
@@ -63,11 +63,19 @@ run() { "$@" || { echo "FAILED ($?): $*"; status=1; }; }
   step "the LLM path with a scripted model (scripts/gpu/scripted-llm.py): hand-written faster kernels to find and rank"
   rm -rf /tmp/stark-scripted-llm "/tmp/nnops-build/.stark/llm-cache"
   run /tmp/stark/bin/stark optimize -p /tmp/nnops-build --target nnops --backend command \
-    --command "python3 $PWD/scripts/gpu/scripted-llm.py" --budget 6 --time-limit 90 \
+    --command "python3 $PWD/scripts/gpu/scripted-llm.py" --budget 5 --time-limit 45 \
     --kernel src/reduce.cu:nnops::reduce_sum_kernel --kernel src/transpose.cu:nnops::transpose_kernel \
-    --out /tmp/scripted-result -- /tmp/nnops-build/tests/nnops_tests
+    --out /tmp/scripted-result
   run /tmp/stark/bin/stark report --result /tmp/scripted-result --format md -o /tmp/scripted-result/report.md
-  step "the winners applied in place; the project's own tests on the optimized kernels"
+  tar -C /tmp -czf "$out/scripted-result.tar.gz" scripted-result/result.json scripted-result/report.md 2>/dev/null
+  step "variants mode: the result where stark_optimize_target() looks for it; the next build compiles the variants"
+  rm -rf /tmp/nnops-build/stark/nnops && mkdir -p /tmp/nnops-build/stark && cp -r /tmp/result /tmp/nnops-build/stark/nnops
+  run cmake -S examples/nnops -B /tmp/nnops-build
+  run cmake --build /tmp/nnops-build -j$jobs
+  run sh -c "grep -c 'stark/nnops/variants/tree' /tmp/nnops-build/compile_commands.json | sed 's/^/units compiled from the variant tree: /'"
+  run /tmp/nnops-build/tests/nnops_tests --gtest_brief=1
+  step "the winners applied in place (originals built again: STARK_USE_VARIANTS=OFF); the project's own tests on them"
+  run cmake -S examples/nnops -B /tmp/nnops-build -DSTARK_USE_VARIANTS=OFF
   run /tmp/stark/bin/stark apply --result /tmp/result --mode inplace
   run ninja -C /tmp/nnops-build -j$jobs
   run /tmp/nnops-build/tests/nnops_tests
@@ -75,6 +83,4 @@ run() { "$@" || { echo "FAILED ($?): $*"; status=1; }; }
   [ $status = 0 ]
 } 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}  # the block ran in a subshell: its own status variable is gone
-cp /tmp/result/result.json "$out/result.json" 2>/dev/null  # $OUT takes at most 8 files
-tar -C /tmp -czf "$out/scripted-result.tar.gz" scripted-result/result.json scripted-result/report.md 2>/dev/null
 exit $status
