@@ -50,6 +50,7 @@ int main(int argc, char** argv) {
              gpu->name, gpu->sm, std::thread::hardware_concurrency(), candidates, threads);
 
   auto run = [&](const char* label) {
+    CompileStats before = ev.compiler().stats();
     auto start = std::chrono::steady_clock::now();
     std::vector<Evaluation> results(variants.size());
     std::atomic<size_t> next{0};
@@ -74,6 +75,16 @@ int main(int argc, char** argv) {
                label, results.size(), seconds, 60.0 * results.size() / seconds, accepted, rejected, errors,
                speedups.empty() ? 0 : speedups.front(), speedups.empty() ? 0 : speedups[speedups.size() / 2],
                speedups.empty() ? 0 : speedups.back());
+    // Where the time went: nvcc runs per mode, and how many ran at once on average.
+    CompileStats after = ev.compiler().stats();
+    const char* modes[] = {"cubin", "object (host-code check)", "dependencies"};
+    for (int m = 0; m < 3; ++m) {
+      int n = after.runs[m] - before.runs[m];
+      double s = after.seconds[m] - before.seconds[m];
+      if (n) fmt::print("  nvcc {}: {} runs, {:.1f} s in all, {:.2f} s each, {:.1f} at once on average\n", modes[m], n, s,
+                        s / n, s / seconds);
+    }
+    fmt::print("  answered from the compile cache: {}\n", after.cached - before.cached);
     for (const auto& e : results)
       if (e.verdict == Verdict::Error) {
         fmt::print("  first error: {}\n", e.reason);

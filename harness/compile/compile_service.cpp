@@ -127,6 +127,11 @@ Expected<std::string> CompileService::fingerprint(const Kernel& kernel, const fs
   return fp;
 }
 
+CompileStats CompileService::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
 Expected<CompileResult> CompileService::compile(const CompileRequest& request) {
   const Kernel& kernel = *request.kernel;
   if (!kernel.compile)
@@ -177,6 +182,10 @@ Expected<CompileResult> CompileService::run(const CompileRequest& request, const
   result.key = key;
   std::error_code ec;
   if (fs::exists(output, ec)) {
+    {
+      std::lock_guard lock(mutex_);
+      ++stats_.cached;
+    }
     result.ok = true;
     result.cached = true;
     result.output = output;
@@ -216,6 +225,11 @@ Expected<CompileResult> CompileService::run(const CompileRequest& request, const
   auto start = std::chrono::steady_clock::now();
   auto r = run_command(*argv, run_options);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  {
+    std::lock_guard lock(mutex_);
+    ++stats_.runs[static_cast<int>(request.mode)];
+    stats_.seconds[static_cast<int>(request.mode)] += result.seconds;
+  }
   if (!r) return r.error();
   result.log = replace_all(r->output, shadow->root().string(), absolute_normal(request.source_root).string());
   if (r->status.timed_out)

@@ -47,6 +47,14 @@ struct CompileResult {
   double seconds = 0;                // nvcc wall time (0 when cached)
 };
 
+/// What a service has compiled so far: nvcc runs and their wall time per
+/// mode, and requests answered from the cache. For benchmarks and reports.
+struct CompileStats {
+  int runs[3] = {0, 0, 0};           // indexed by CompileMode
+  double seconds[3] = {0, 0, 0};     // summed nvcc wall time
+  int cached = 0;
+};
+
 class CompileService {
  public:
   explicit CompileService(CompileServiceOptions options);
@@ -63,6 +71,8 @@ class CompileService {
 
   const CompileServiceOptions& options() const { return options_; }
 
+  CompileStats stats() const;
+
  private:
   Expected<std::string> fingerprint(const Kernel& kernel, const std::filesystem::path& source_root,
                                     const std::string& sm);
@@ -71,7 +81,8 @@ class CompileService {
 
   CompileServiceOptions options_;
   std::counting_semaphore<1024> slots_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
+  CompileStats stats_;
   std::map<std::string, std::shared_future<Expected<CompileResult>>> in_flight_;
   std::map<std::string, std::string> fingerprints_;  // kernel file + args + sm -> hash of its dependencies
   std::map<std::string, std::string> versions_;

@@ -98,6 +98,11 @@ TEST_F(CompileServiceTest, OriginalCompilesAndIsCached) {
   EXPECT_TRUE(second->cached);
   EXPECT_EQ(second->key, first->key);
   EXPECT_EQ(second->output, first->output);
+  CompileStats stats = service->stats();
+  EXPECT_EQ(stats.runs[static_cast<int>(CompileMode::Cubin)], 1);
+  EXPECT_DOUBLE_EQ(stats.seconds[static_cast<int>(CompileMode::Cubin)], first->seconds);
+  EXPECT_EQ(stats.runs[static_cast<int>(CompileMode::Object)], 0);
+  EXPECT_EQ(stats.cached, 1);
 }
 
 TEST_F(CompileServiceTest, VariantReplacesExactlyTheRange) {
