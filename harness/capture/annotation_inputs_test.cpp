@@ -15,10 +15,10 @@ Kernel kernel() {
   Kernel k;
   k.id = "src/ops.cu:saxpy";
   k.name = "saxpy";
-  Param n{"n", "int", ParamKind::Scalar, "", false, false, 4, 4};
-  Param a{"a", "float", ParamKind::Scalar, "", false, false, 4, 4};
-  Param x{"x", "const float *", ParamKind::Pointer, "float", true, false, 8, 8};
-  Param y{"y", "float *", ParamKind::Pointer, "float", false, false, 8, 8};
+  Param n{"n", "int", ParamKind::Scalar, "", false, false, 4, 4, {}};
+  Param a{"a", "float", ParamKind::Scalar, "", false, false, 4, 4, {}};
+  Param x{"x", "const float *", ParamKind::Pointer, "float", true, false, 8, 8, {}};
+  Param y{"y", "float *", ParamKind::Pointer, "float", false, false, 8, 8, {}};
   k.params = {n, a, x, y};
   k.instantiations = {{"_Z5saxpyifPKfPf", "", k.params}};
   k.options.args = "n=1000, a=2.5";

@@ -24,6 +24,7 @@
 #include "harness/compile/host_code_check.h"
 #include "harness/evaluator/locate.h"
 #include "harness/evaluator/sanitizer.h"
+#include "harness/evaluator/sanitizer_memo.h"
 #include "harness/store/capture_store.h"
 
 namespace stark::harness {
@@ -485,6 +486,7 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
   if (sanitize) {
     // The smallest capture keeps the instrumented run short.
     std::string smallest = ids->front();
+    nlohmann::json smallest_record;  // what the run depends on, for the memo
     if (auto store = CaptureStore::open(options_.store, false)) {
       if (auto index = store->read_index()) {
         uint64_t best = UINT64_MAX;
@@ -492,6 +494,7 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
           if (const Capture* c = index->find(id); c && c->bytes < best) {
             best = c->bytes;
             smallest = id;
+            smallest_record = *c;
           }
       }
     }
@@ -502,16 +505,21 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
     once_json["op"] = "run_once";
     std::string cs = find_compute_sanitizer(options_.compute_sanitizer);
     WorkerLaunch launch = pool_->executor().launch(0);
+    SanitizerMemo memo(options_.cache_dir / "sanitized");
     for (const char* tool : {"memcheck", "racecheck"}) {
+      std::string memo_key = SanitizerMemo::key(tool, once_json, smallest_record);
+      std::optional<Check> reused = smallest_record.is_null() ? std::nullopt : memo.find(tool, memo_key);
       // compute-sanitizer writes its findings to a log file where it runs:
       // with shipped requests that is another node, which cannot be read back.
-      Check c = pool_->executor().ships()
+      Check c = reused ? *reused
+                : pool_->executor().ships()
                     ? make_check(tool, std::nullopt,
                                  fmt::format("not run: compute-sanitizer is not run on {} workers yet (its log stays on "
                                              "the worker's node)",
                                              pool_->executor().name()))
                     : run_sanitizer(tool, cs, launch.argv, once_json, options_.sanitizer_timeout,
                                     options_.cache_dir / "tmp", launch.env);
+      if (!reused && !smallest_record.is_null()) memo.remember(memo_key, c);
       checks.push_back(c);
       if (c.ok && !*c.ok) {
         e.checks = checks;

@@ -43,8 +43,8 @@ int main() {
 
   Kernel k;
   k.id = "src/ops.cu:saxpy";
-  Param n{"n", "int", ParamKind::Scalar, "", false, false, 4, 4};
-  Param y{"y", "float *", ParamKind::Pointer, "float", false, false, 8, 8};
+  Param n{"n", "int", ParamKind::Scalar, "", false, false, 4, 4, {}};
+  Param y{"y", "float *", ParamKind::Pointer, "float", false, false, 8, 8, {}};
   k.params = {n, y};
   k.instantiations = {{"_Z5saxpyiPf", "", k.params}};
   k.options.args = "n=100";

@@ -1,0 +1,61 @@
+#include "harness/evaluator/sanitizer_memo.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
+namespace stark::harness {
+namespace {
+
+namespace fs = std::filesystem;
+
+class SanitizerMemoTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir = fs::temp_directory_path() / ("stark_sanitizer_memo_" + std::to_string(getpid()));
+    fs::remove_all(dir);
+  }
+  void TearDown() override { fs::remove_all(dir); }
+  fs::path dir;
+  nlohmann::json request = {{"op", "run_once"}, {"id", 7}, {"variant_cubin", "/cache/ab/ab12.cubin"}, {"seed", 1}};
+  nlohmann::json capture = {{"id", "c-1"}, {"shape", "n=1024"}};
+};
+
+TEST_F(SanitizerMemoTest, APassIsReusedForTheSameRunOnly) {
+  SanitizerMemo memo(dir);
+  std::string key = SanitizerMemo::key("memcheck", request, capture);
+  EXPECT_FALSE(memo.find("memcheck", key));
+  memo.remember(key, Check{"memcheck", true, "ERROR SUMMARY: 0 errors"});
+  auto again = memo.find("memcheck", key);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->name, "memcheck");
+  EXPECT_EQ(again->ok, std::optional<bool>(true));
+  EXPECT_NE(again->detail.find("ERROR SUMMARY: 0 errors"), std::string::npos);
+  EXPECT_NE(again->detail.find("reused"), std::string::npos);
+
+  // The per-call id does not matter; the tool, the cubin and the capture do.
+  nlohmann::json next_call = request;
+  next_call["id"] = 8;
+  EXPECT_EQ(SanitizerMemo::key("memcheck", next_call, capture), key);
+  EXPECT_NE(SanitizerMemo::key("racecheck", request, capture), key);
+  nlohmann::json other_cubin = request;
+  other_cubin["variant_cubin"] = "/cache/cd/cd34.cubin";
+  EXPECT_NE(SanitizerMemo::key("memcheck", other_cubin, capture), key);
+  nlohmann::json other_capture = capture;
+  other_capture["shape"] = "n=2048";
+  EXPECT_NE(SanitizerMemo::key("memcheck", request, other_capture), key);
+}
+
+TEST_F(SanitizerMemoTest, FailuresAndChecksThatCouldNotRunAreNeverKept) {
+  SanitizerMemo memo(dir);
+  std::string key = SanitizerMemo::key("racecheck", request, capture);
+  memo.remember(key, Check{"racecheck", false, "1 hazard"});
+  EXPECT_FALSE(memo.find("racecheck", key));
+  memo.remember(key, Check{"racecheck", std::nullopt, "not run: no compute-sanitizer"});
+  EXPECT_FALSE(memo.find("racecheck", key));
+}
+
+}  // namespace
+}  // namespace stark::harness
