@@ -282,6 +282,25 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
   e.compile_ok = true;
   checks.push_back(make_check("compile", true, fmt::format("sm_{}{}", sm, var->cached ? " (cached)" : "")));
 
+  // The final gates' compiles start now and run while the GPU judges the
+  // candidate: they matter only if it passes, and then they no longer add
+  // to its latency (a cold host-object compile costs a few seconds).
+  using Compiled = Expected<CompileResult>;
+  std::future<Compiled> obj_base_future, obj_var_future;
+  std::vector<std::pair<std::string, std::future<Compiled>>> arch_futures;
+  if (g && options_.host_code_check) {
+    obj_base_future = std::async(std::launch::async,
+                                 [&] { return compiler_.compile(request_for(std::nullopt, CompileMode::Object, sm)); });
+    obj_var_future = std::async(std::launch::async,
+                                [&] { return compiler_.compile(request_for(variant.source, CompileMode::Object, sm)); });
+  }
+  if (g && options_.check_all_archs && kernel.compile)
+    for (const auto& arch : kernel.compile->archs)
+      if (arch != sm)
+        arch_futures.emplace_back(arch, std::async(std::launch::async, [&, arch] {
+                                    return compiler_.compile(request_for(variant.source, CompileMode::Cubin, arch));
+                                  }));
+
   // Same kernels, same parameter layout.
   auto base_bytes = read_file(base->output);
   auto var_bytes = read_file(var->output);
@@ -454,8 +473,8 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
 
   // Final gates.
   if (options_.host_code_check) {
-    auto obj_base = compiler_.compile(request_for(std::nullopt, CompileMode::Object, sm));
-    auto obj_var = compiler_.compile(request_for(variant.source, CompileMode::Object, sm));
+    auto obj_base = obj_base_future.get();
+    auto obj_var = obj_var_future.get();
     if (!obj_base || !obj_var || !obj_base->ok || !obj_var->ok) {
       std::string why = !obj_base ? obj_base.error().message
                         : !obj_var ? obj_var.error().message
@@ -472,9 +491,8 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
   }
   if (options_.check_all_archs && kernel.compile) {
     std::vector<std::string> failed;
-    for (const auto& arch : kernel.compile->archs) {
-      if (arch == sm) continue;
-      auto r = compiler_.compile(request_for(variant.source, CompileMode::Cubin, arch));
+    for (auto& [arch, future] : arch_futures) {
+      auto r = future.get();
       if (r && !r->ok) failed.push_back(fmt::format("sm_{}: {}", arch, first_error(r->log)));
     }
     if (!failed.empty()) return reject("archs", "the variant does not compile for every architecture the target builds: " +
