@@ -15,6 +15,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -51,7 +52,9 @@ struct GpuEvaluatorOptions {
   double watchdog_seconds = 10;
   std::chrono::seconds request_timeout{900};
   enum class Sanitize { Never, Accepted, Always };
-  Sanitize sanitize = Sanitize::Accepted;  // compute-sanitizer on candidates that passed everything else
+  // Accepted: compute-sanitizer on candidates that passed everything else, are faster than the
+  // original and not slower than one that already passed it (only those can be the result).
+  Sanitize sanitize = Sanitize::Accepted;
   std::string compute_sanitizer;            // empty: found on PATH / in the toolkit
   std::chrono::seconds sanitizer_timeout{600};
   bool host_code_check = true;
@@ -90,6 +93,7 @@ class GpuEvaluator final : public Evaluator {
   GpuEvaluatorOptions options_;
   CompileService compiler_;
   mutable std::mutex mutex_;
+  std::map<std::string, double> fastest_sanitized_us_;  // per kernel id: the fastest candidate that passed the sanitizers
   std::unique_ptr<WorkerPool> pool_;  // null when the executor could not be made (setup_error_)
   std::string setup_error_;
   mutable bool probed_ = false;
