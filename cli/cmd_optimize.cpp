@@ -167,6 +167,12 @@ class OptimizeCommand : public Command {
     oo.manifest_path = manifest_path.string();
     oo.kernels = kernels_;
     oo.budget = budget_;
+    if (!gpu && !budget_) {
+      oo.budget_cap = kUntimedBudget;
+      note(fmt::format("no GPU: at most {} attempts per kernel, enough to check that candidates compile "
+                       "(--budget N for more)",
+                       kUntimedBudget));
+    }
     oo.seed = seed_;
     oo.parallel = parallel_;
     oo.max_cost_usd = max_cost_;
@@ -183,7 +189,7 @@ class OptimizeCommand : public Command {
     int total = 0;
     for (const auto& k : manifest.kernels)
       if (kernels_.empty() || std::find(kernels_.begin(), kernels_.end(), k.id) != kernels_.end())
-        total += budget_.value_or(static_cast<int>(k.options.budget.value_or(kDefaultBudget)));
+        total += kernel_budget(k, budget_, oo.budget_cap);
     progress.begin_run(static_cast<int>(kernels_.empty() ? manifest.kernels.size() : kernels_.size()), total);
 
     OptimizeHooks hooks;

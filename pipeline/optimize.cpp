@@ -49,7 +49,7 @@ Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, Va
   auto save = [&]() -> Expected<void> { return write_json_file(options.out_dir / "result.json", nlohmann::json(result)); };
   if (auto ok = save(); !ok) return ok.error();
   auto budget_of = [&](const Kernel& k) {
-    return options.budget.value_or(static_cast<int>(k.options.budget.value_or(kDefaultBudget)));
+    return kernel_budget(k, options.budget, options.budget_cap);
   };
   auto seed_of = [&](const Kernel& k) {
     return k.options.seed ? static_cast<uint64_t>(*k.options.seed) : options.seed;

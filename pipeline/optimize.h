@@ -7,6 +7,7 @@
 #ifndef STARK_PIPELINE_OPTIMIZE_H
 #define STARK_PIPELINE_OPTIMIZE_H
 
+#include <algorithm>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -25,12 +26,24 @@
 namespace stark {
 
 inline constexpr int kDefaultBudget = 30;  // the paper's B
+/// Attempts per kernel without a GPU (unless --budget says otherwise):
+/// nothing is timed, so the search cannot rank candidates; a few attempts
+/// show that they compile, more would only cost time.
+inline constexpr int kUntimedBudget = 4;
+
+/// A kernel's attempts: `budget` if given, else its annotation's, else
+/// kDefaultBudget; never above `cap`.
+inline int kernel_budget(const Kernel& k, std::optional<int> budget, std::optional<int> cap) {
+  int b = budget.value_or(static_cast<int>(k.options.budget.value_or(kDefaultBudget)));
+  return cap ? std::min(b, *cap) : b;
+}
 
 struct OptimizeOptions {
   std::filesystem::path out_dir;
   std::string manifest_path;          // recorded in result.json
   std::vector<std::string> kernels;   // ids to optimize; empty: every kernel not marked skip=true
   std::optional<int> budget;          // overrides every kernel's; else the annotation's, else kDefaultBudget
+  std::optional<int> budget_cap;      // at most this many attempts per kernel, whatever the above says
   uint64_t seed = 0;                  // a kernel's annotation seed wins
   int parallel = 4;
   std::optional<double> max_cost_usd;           // over the whole run

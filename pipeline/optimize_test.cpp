@@ -104,6 +104,17 @@ TEST(Optimize, WritesAResultForEveryKernel) {
   EXPECT_EQ(*loaded, *r);
 }
 
+TEST(Optimize, KernelBudgetTakesTheOptionThenTheAnnotationAndNeverExceedsTheCap) {
+  Kernel k;
+  EXPECT_EQ(kernel_budget(k, std::nullopt, std::nullopt), kDefaultBudget);
+  k.options.budget = 12;
+  EXPECT_EQ(kernel_budget(k, std::nullopt, std::nullopt), 12);
+  EXPECT_EQ(kernel_budget(k, 20, std::nullopt), 20);
+  EXPECT_EQ(kernel_budget(k, std::nullopt, kUntimedBudget), kUntimedBudget);
+  k.options.budget = 2;  // below the cap: the annotation stands
+  EXPECT_EQ(kernel_budget(k, std::nullopt, kUntimedBudget), 2);
+}
+
 TEST(Optimize, BriefShowsLaunchSites) {
   Project p;
   auto b = make_brief(p.manifest, p.manifest.kernels[0], {"n=1048576"}, std::nullopt);
