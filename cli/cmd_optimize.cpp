@@ -69,7 +69,7 @@ class OptimizeCommand : public Command {
         "candidate checked against the original on those inputs and timed on the GPU; write\n"
         "OUT/result.json, OUT/manifest.json, OUT/state/ (resumable searches) and OUT/audit/ (every\n"
         "LLM request and reply, without keys). Without a GPU, candidates are still written and\n"
-        "compiled, and every kernel ends 'untimed'.\n"
+        "compiled (at most 4 per kernel unless --budget is given), and every kernel ends 'untimed'.\n"
         "\nA kernel searched before with the same key (its code and dependencies, flags, GPU, backend,\n"
         "budget, inputs) is not searched again: the cached winner is re-verified with one evaluation\n"
         "and reused ('cache: hit'). See stark cache --help.\n"
