@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <thread>
+#include <unistd.h>
 
 #include "agents/testing/simulated.h"
 #include "cache/result_cache.h"
@@ -26,9 +27,16 @@ const char* kSource =
     "__global__ void scale(int n, float* y) { y[0] = n; }\n"
     "void run(int n, float a, const float* x, float* y) { saxpy<<<(n + 255) / 256, 256>>>(n, a, x, y); }\n";
 
+/// One test's project, in a folder of its own: ctest runs the tests of this
+/// file as concurrent processes, which must never share a result or a cache.
 struct Project {
-  fs::path root = fs::temp_directory_path() / "stark_optimize_test";
+  fs::path root = fs::temp_directory_path() / ("stark_optimize_test_" + std::to_string(getpid()));
   Manifest manifest;
+  Project(const Project&) = delete;
+  ~Project() {
+    std::error_code ec;
+    fs::remove_all(root, ec);
+  }
   Project() {
     fs::remove_all(root);
     EXPECT_TRUE(write_file_atomic(root / "src/ops.cu", kSource));
