@@ -355,10 +355,20 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
 
   auto ids = captures_for(kernel);
   if (!ids) return verdict_error(ids.error().message);
+  // The store's index, read at most once for the checks below that look into
+  // the captures (it does not change after captures_for).
+  std::optional<CaptureIndex> index_read;
+  bool index_tried = false;
+  auto capture_index = [&]() -> const CaptureIndex* {
+    if (!index_tried) {
+      index_tried = true;
+      if (auto store = CaptureStore::open(options_.store, false))
+        if (auto read = store->read_index()) index_read = std::move(*read);
+    }
+    return index_read ? &*index_read : nullptr;
+  };
   if (present.size() < kernel.instantiations.size()) {
-    auto store = CaptureStore::open(options_.store, false);
-    auto index = store ? store->read_index() : Expected<CaptureIndex>(Error{"no store"});
-    if (index) {
+    if (const CaptureIndex* index = capture_index()) {
       std::vector<std::string> kept;
       for (const auto& id : *ids)
         if (const Capture* c = index->find(id); c && present.count(c->mangled)) kept.push_back(id);
@@ -377,10 +387,8 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
     restricted = restrict_added(original_text->substr(kernel.range.begin, kernel.range.end - kernel.range.begin),
                                 variant.source, kernel.name);
   if (!restricted.empty()) {
-    auto store = CaptureStore::open(options_.store, false);
-    auto index = store ? store->read_index() : Expected<CaptureIndex>(Error{"no store"});
     std::string aliased;
-    if (index)
+    if (const CaptureIndex* index = capture_index())
       for (const auto& id : *ids) {
         const Capture* c = index->find(id);
         if (!c) continue;
@@ -515,16 +523,14 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
     // The smallest capture keeps the instrumented run short.
     std::string smallest = ids->front();
     nlohmann::json smallest_record;  // what the run depends on, for the memo
-    if (auto store = CaptureStore::open(options_.store, false)) {
-      if (auto index = store->read_index()) {
-        uint64_t best = UINT64_MAX;
-        for (const auto& id : *ids)
-          if (const Capture* c = index->find(id); c && c->bytes < best) {
-            best = c->bytes;
-            smallest = id;
-            smallest_record = *c;
-          }
-      }
+    if (const CaptureIndex* index = capture_index()) {
+      uint64_t best = UINT64_MAX;
+      for (const auto& id : *ids)
+        if (const Capture* c = index->find(id); c && c->bytes < best) {
+          best = c->bytes;
+          smallest = id;
+          smallest_record = *c;
+        }
     }
     EvaluateRequest once = req;
     once.captures = {smallest};
