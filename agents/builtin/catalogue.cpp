@@ -6,6 +6,7 @@
 #include "agents/builtin/row_cooperative.h"
 #include "agents/builtin/tile_matmul.h"
 #include "agents/builtin/tile_transpose.h"
+#include "agents/builtin/vectorize.h"
 
 namespace stark::builtin {
 
@@ -17,6 +18,7 @@ const std::vector<std::unique_ptr<Strategy>>& catalogue() {
     v.push_back(std::make_unique<RowCooperative>());
     v.push_back(std::make_unique<TileTranspose>());
     v.push_back(std::make_unique<TileMatmul>());
+    v.push_back(std::make_unique<Vectorize>());
     v.push_back(std::make_unique<LaunchShape>());
     v.push_back(std::make_unique<RestrictPointers>());
     v.push_back(std::make_unique<FastMath>());
@@ -34,7 +36,7 @@ const Strategy* find_strategy(std::string_view name) {
 }
 
 bool is_structural(const Strategy& s) {
-  for (std::string_view n : {"block-reduce", "privatize", "block-per-row", "tile-transpose", "tile-matmul"})
+  for (std::string_view n : {"block-reduce", "privatize", "block-per-row", "tile-transpose", "tile-matmul", "vectorize"})
     if (s.name() == n) return true;
   return false;
 }

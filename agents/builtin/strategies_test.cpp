@@ -56,7 +56,8 @@ TEST_F(Strategies, EachNaiveKernelGetsItsPattern) {
       {"src/layernorm.cu:nnops::layer_norm_kernel", "block-per-row("},
       {"src/transpose.cu:nnops::transpose_kernel", "tile-transpose("},
       {"src/matmul.cu:nnops::matmul_kernel", "tile-matmul("},
-      {"src/elementwise.cu:nnops::saxpy_kernel", "block-size("}};
+      {"src/elementwise.cu:nnops::saxpy_kernel", "vectorize("},
+      {"include/nnops/detail/activation.cuh:nnops::detail::relu_kernel", "vectorize("}};
   for (const auto& [id, first] : expected) {
     const Kernel& k = kernel(id);
     auto options = team.options(k, source(k), {}, kH200);
@@ -129,9 +130,9 @@ TEST_F(Strategies, DebugBacksOffToTheNextParameters) {
   EXPECT_EQ(fix.value->launch.block.at(0), "512");
 }
 
-TEST_F(Strategies, UnrecognisedKernelsAreLeftAlone) {
-  // The non-annotated fill kernel shape with no loops, atomics or 2-D index
-  // gets only polish, never a structural rewrite.
+TEST_F(Strategies, ElementwiseKernelsGetOnlyTheElementwiseRewrite) {
+  // saxpy has no loop, atomic or 2-D index: of the structural rewrites only
+  // the vectorised one applies, and after it only polish.
   BuiltinTeam team(manifest_->source_root, setup());
   const Kernel& k = kernel("src/elementwise.cu:nnops::saxpy_kernel");
   auto options = team.options(k, source(k), {}, kH200);
@@ -139,7 +140,46 @@ TEST_F(Strategies, UnrecognisedKernelsAreLeftAlone) {
   EXPECT_GE(options->size(), 4u) << ::testing::PrintToString(*options);
   for (const auto& l : *options) {
     std::string name = l.substr(0, l.find('('));
-    EXPECT_FALSE(builtin::is_structural(*builtin::find_strategy(name))) << l;
+    if (builtin::is_structural(*builtin::find_strategy(name))) {
+      EXPECT_EQ(name, "vectorize") << l;
+    }
+  }
+}
+
+TEST_F(Strategies, UnrecognisedKernelsAreLeftAlone) {
+  // A kernel that reads a neighbour (x[i + 1]) is not elementwise: no
+  // vectorised rewrite, which would read past its own four elements.
+  BuiltinTeam team(manifest_->source_root, setup());
+  const Kernel& k = kernel("src/elementwise.cu:nnops::saxpy_kernel");
+  std::string neighbour = source(k);
+  size_t at = neighbour.find("x[i]");
+  ASSERT_NE(at, std::string::npos);
+  neighbour.replace(at, 4, "x[i + 1]");
+  auto options = team.options(k, neighbour, {}, kH200);
+  ASSERT_TRUE(options) << options.error().message;
+  for (const auto& l : *options) EXPECT_EQ(l.rfind("vectorize(", 0), std::string::npos) << l;
+}
+
+TEST_F(Strategies, VectorizedKernelsUse128BitAccesses) {
+  // The point of the rewrite is the wide load and store: check nvcc made them.
+  BuiltinTeam team(manifest_->source_root, setup());
+  harness::CompileService compiler({fs::temp_directory_path() / "stark_strategies_test_cache", 0, STARK_NVCC_PATH});
+  for (const char* id : {"src/elementwise.cu:nnops::saxpy_kernel", "include/nnops/detail/activation.cuh:nnops::detail::relu_kernel"}) {
+    const Kernel& k = kernel(id);
+    KernelBrief brief;
+    brief.kernel = &k;
+    brief.gpu = kH200;
+    SearchNode root;
+    root.variant = Variant{k.id, source(k), {}};
+    CodeInput in{&brief, &root, &root, {}, {}, Plan{"vectorize(block=256)", "", {}}};
+    auto v = team.code(in);
+    ASSERT_TRUE(v.value) << id << ": " << v.value.error().message;
+    auto built = compiler.compile({&k, manifest_->source_root, v.value->source, "90", harness::CompileMode::Ptx, std::nullopt});
+    ASSERT_TRUE(built && built->ok) << id << ":\n" << (built ? built->log : built.error().message);
+    auto text = read_file(built->output);
+    ASSERT_TRUE(text);
+    EXPECT_NE(text->find("ld.global.v4"), std::string::npos) << id << ": no 128-bit load\n" << v.value->source;
+    EXPECT_NE(text->find("st.global.v4"), std::string::npos) << id << ": no 128-bit store\n" << v.value->source;
   }
 }
 

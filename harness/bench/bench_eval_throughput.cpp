@@ -77,8 +77,8 @@ int main(int argc, char** argv) {
                speedups.empty() ? 0 : speedups.back());
     // Where the time went: nvcc runs per mode, and how many ran at once on average.
     CompileStats after = ev.compiler().stats();
-    const char* modes[] = {"cubin", "object (host-code check)", "dependencies"};
-    for (int m = 0; m < 3; ++m) {
+    const char* modes[] = {"cubin", "object (host-code check)", "dependencies", "ptx"};
+    for (int m = 0; m < 4; ++m) {
       int n = after.runs[m] - before.runs[m];
       double s = after.seconds[m] - before.seconds[m];
       if (n) fmt::print("  nvcc {}: {} runs, {:.1f} s in all, {:.2f} s each, {:.1f} at once on average\n", modes[m], n, s,

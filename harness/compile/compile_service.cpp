@@ -25,7 +25,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* extension(CompileMode mode) { return mode == CompileMode::Object ? ".o" : ".cubin"; }
+const char* extension(CompileMode mode) {
+  return mode == CompileMode::Object ? ".o" : mode == CompileMode::Ptx ? ".ptx" : ".cubin";
+}
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
   if (from.empty()) return s;

@@ -50,8 +50,8 @@ struct CompileResult {
 /// What a service has compiled so far: nvcc runs and their wall time per
 /// mode, and requests answered from the cache. For benchmarks and reports.
 struct CompileStats {
-  int runs[3] = {0, 0, 0};           // indexed by CompileMode
-  double seconds[3] = {0, 0, 0};     // summed nvcc wall time
+  int runs[4] = {0, 0, 0, 0};        // indexed by CompileMode
+  double seconds[4] = {0, 0, 0, 0};  // summed nvcc wall time
   int cached = 0;
 };
 

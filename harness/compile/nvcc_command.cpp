@@ -175,6 +175,7 @@ Expected<std::vector<std::string>> nvcc_command(const CompileCommand& command, c
     case CompileMode::Cubin: out.push_back("-cubin"); break;
     case CompileMode::Object: out.push_back("-c"); break;
     case CompileMode::Dependencies: out.push_back("-M"); break;
+    case CompileMode::Ptx: out.push_back("-ptx"); break;
   }
   if (spec.mode != CompileMode::Dependencies && !spec.dependency_file.empty()) {
     out.push_back("-MD");

@@ -16,10 +16,12 @@
 
 namespace stark::harness {
 
+/// Keep the order: CompileStats indexes its counters by it.
 enum class CompileMode {
   Cubin,         // nvcc -cubin: device code only, what the worker loads
   Object,        // nvcc -c: host and device code, for the host-code check
   Dependencies,  // nvcc -M: the files the translation unit reads
+  Ptx,           // nvcc -ptx: the device assembly, to check what code a rewrite made
 };
 
 struct NvccCommandSpec {

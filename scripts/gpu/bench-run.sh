@@ -11,6 +11,7 @@
 # Settings (environment):
 #   BENCH_BUDGET=6         attempts per kernel
 #   BENCH_TIME_LIMIT=20    seconds of search per kernel (stark optimize --time-limit)
+#   BENCH_TIME_LIMITS="matmul=40 ..."   per-problem exceptions to BENCH_TIME_LIMIT (slow shapes)
 #   BENCH_DEADLINE=540     no kernel's search starts later than this many seconds after the start
 #   BENCH_KERNELS="..."    problem names to optimize (bench_shapes' names; default: all)
 #   BENCH_PHASES="setup build tests measure capture optimize table"
@@ -62,8 +63,8 @@ step() {
 
 setup() {
   sh "$bundle/bundle/unpack.sh" "$prefix"
-  cmake -S "$bundle/googletest" -B /tmp/gtest-build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/tmp/gtest
-  ninja -C /tmp/gtest-build -j"$jobs" install
+  cmake -S "$bundle/googletest" -B /tmp/gtest-build-bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/tmp/gtest
+  ninja -C /tmp/gtest-build-bench -j"$jobs" install
   # stark finds the bundle's own stark-worker and capture library (one source tree, one protocol).
   "$stark" doctor
 }
@@ -94,11 +95,21 @@ capture() {
 
 # One `stark optimize` per kernel: its own wall time, its own result, and a
 # crash or hang costs that kernel only.
+# -v: a line per attempt, so a slow or killed search shows where its time went.
 optimize_one() {
-  local name=$1 id=$2 limit=$3
+  local name=$1 id=$2 limit=$3 search=$4
   rm -rf "$work/results/$name"
-  timeout -k 10 "$limit" "$stark" optimize -p "$build" --manifest "$work/manifest.json" \
-    --kernel "$id" --backend builtin --budget "$budget" --time-limit "$time_limit" --out "$work/results/$name"
+  timeout -k 10 "$limit" "$stark" optimize -v -p "$build" --manifest "$work/manifest.json" \
+    --kernel "$id" --backend builtin --budget "$budget" --time-limit "$search" --out "$work/results/$name"
+}
+
+# The search time of one problem: its BENCH_TIME_LIMITS entry, else BENCH_TIME_LIMIT.
+search_time() {
+  local entry
+  for entry in ${BENCH_TIME_LIMITS:-}; do
+    [[ ${entry%%=*} == "$1" ]] && { echo "${entry#*=}"; return; }
+  done
+  echo "$time_limit"
 }
 
 optimize_all() {
@@ -109,14 +120,16 @@ optimize_all() {
     local id
     id=$(python3 -c 'import json,sys; ids = [p["kernel_id"] for p in json.load(open(sys.argv[1]))["problems"] if p["name"] == sys.argv[2]]; print(*ids) if ids else sys.exit(1)' \
       "$work/problems.json" "$name") || { say "optimize: no problem named $name"; status=1; continue; }
-    if ((SECONDS - start + time_limit > deadline)); then
+    local search
+    search=$(search_time "$name")
+    if ((SECONDS - start + search > deadline)); then
       say "optimize $name: not started (BENCH_DEADLINE ${deadline}s reached)"
       continue
     fi
     # A hung search is killed by the deadline (plus 30 s), so the table phase still runs.
-    local t0=$SECONDS code=0 limit=$((time_limit * 3 + 120)) left=$((deadline + 30 - (SECONDS - start)))
+    local t0=$SECONDS code=0 limit=$((search * 3 + 120)) left=$((deadline + 30 - (SECONDS - start)))
     ((limit > left)) && limit=$left
-    step "optimize-$name" optimize_one "$name" "$id" "$limit"
+    step "optimize-$name" optimize_one "$name" "$id" "$limit" "$search"
     [[ -f $work/results/$name/result.json ]] || code=1
     printf '%s\t%s\t%s\n' "$work/results/$name/result.json" $((SECONDS - t0)) "$code" >>"$work/runs.tsv"
   done
