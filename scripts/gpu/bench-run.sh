@@ -59,6 +59,7 @@ step() {
     tail -n 15 "$work/logs/$name.log" | sed 's/^/    /'
     status=1
   fi
+  return "$code"
 }
 
 setup() {
@@ -129,7 +130,8 @@ optimize_all() {
     # A hung search is killed by the deadline (plus 30 s), so the table phase still runs.
     local t0=$SECONDS code=0 limit=$((search * 3 + 120)) left=$((deadline + 30 - (SECONDS - start)))
     ((limit > left)) && limit=$left
-    step "optimize-$name" optimize_one "$name" "$id" "$limit" "$search"
+    # stark optimize writes result.json as it goes: a killed search leaves one without the kernel.
+    step "optimize-$name" optimize_one "$name" "$id" "$limit" "$search" || code=$?
     [[ -f $work/results/$name/result.json ]] || code=1
     printf '%s\t%s\t%s\n' "$work/results/$name/result.json" $((SECONDS - t0)) "$code" >>"$work/runs.tsv"
   done
