@@ -55,6 +55,20 @@ TEST(Search, SpendsExactlyTheBudget) {
   EXPECT_GT(out.usage.tokens.prompt, 0);
 }
 
+TEST(Search, AcceptedNodesKeepTheirPerCaptureTimes) {
+  Fixture f;
+  auto out = f.run(options(6));
+  ASSERT_TRUE(out.tree.best());
+  const SearchNode& best = out.tree.node(*out.tree.best());
+  ASSERT_EQ(best.captures.size(), 2u);
+  EXPECT_EQ(best.captures[0].id, "c-big");
+  EXPECT_DOUBLE_EQ(best.captures[0].baseline_us, 90.0);
+  EXPECT_DOUBLE_EQ(best.captures[0].best_us + best.captures[1].best_us, *best.time_us);
+  auto again = SearchTree::from_json(out.tree.to_json());
+  ASSERT_TRUE(again) << again.error().message;
+  EXPECT_EQ(again->node(best.id).captures, best.captures);
+}
+
 TEST(Search, SameSeedSameTreeWhateverTheTiming) {
   // The evaluator sleeps a pseudo-random while, so completion order varies.
   Fixture a, b, c;

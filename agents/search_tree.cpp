@@ -118,6 +118,7 @@ json SearchTree::to_json() const {
                      {"speedup", or_null(n.speedup)},
                      {"diagnostics", n.diagnostics},
                      {"checks", checks}});
+    if (!n.captures.empty()) nodes.back()["captures"] = n.captures;
   }
   return {{"nodes", nodes}};
 }
@@ -142,6 +143,7 @@ Expected<SearchTree> SearchTree::from_json(const json& j) {
       n.speedup = optional_field<double>(nj, "speedup");
       n.diagnostics = nj.value("diagnostics", "");
       n.checks = nj.value("checks", std::vector<Check>{});
+      n.captures = nj.value("captures", std::vector<CaptureTime>{});
       return n;
     };
     SearchTree tree(read(nodes[0]));

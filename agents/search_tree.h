@@ -38,6 +38,7 @@ struct SearchNode {
   std::optional<double> time_us;      // the candidate's time (sum of per-capture medians)
   std::optional<double> baseline_us;  // the original's, measured in the same evaluation
   std::optional<double> speedup;      // baseline_us / time_us of that evaluation
+  std::vector<CaptureTime> captures;  // per capture: the original's and this candidate's medians
   std::string diagnostics;  // compiler or checker messages, for the debug role
   std::vector<Check> checks;
   std::vector<int> children;

@@ -65,6 +65,15 @@ void from_json(const json& j, TreeNode& n) {
   n.strategy = j.value("strategy", "");
 }
 
+void to_json(json& j, const CaptureTime& c) {
+  j = {{"id", c.id}, {"baseline_us", c.baseline_us}, {"best_us", c.best_us}};
+}
+void from_json(const json& j, CaptureTime& c) {
+  c.id = j.at("id").get<std::string>();
+  c.baseline_us = j.at("baseline_us").get<double>();
+  c.best_us = j.at("best_us").get<double>();
+}
+
 void to_json(json& j, const KernelResult& k) {
   json best = nullptr;
   if (k.best) {
@@ -86,6 +95,7 @@ void to_json(json& j, const KernelResult& k) {
        {"strategies", k.strategies},
        {"assumptions", k.assumptions},
        {"tree", k.tree}};
+  if (!k.captures.empty()) j["captures"] = k.captures;
 }
 void from_json(const json& j, KernelResult& k) {
   k = {};
@@ -106,6 +116,7 @@ void from_json(const json& j, KernelResult& k) {
   k.checks = j.value("checks", std::vector<Check>{});
   k.strategies = j.value("strategies", std::vector<std::string>{});
   k.assumptions = j.value("assumptions", std::vector<std::string>{});
+  k.captures = j.value("captures", std::vector<CaptureTime>{});
   k.tree = j.at("tree").get<std::vector<TreeNode>>();
 }
 

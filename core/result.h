@@ -42,6 +42,16 @@ struct TokenUsage {
   bool operator==(const TokenUsage&) const = default;
 };
 
+/// One captured launch's medians for the original and the kept variant, from
+/// the same evaluation: where a kernel has launches of several sizes, which
+/// one the time comes from.
+struct CaptureTime {
+  std::string id;  // the capture's id in the store
+  double baseline_us = 0;
+  double best_us = 0;
+  bool operator==(const CaptureTime&) const = default;
+};
+
 struct KernelResult {
   std::string id;
   KernelStatus status = KernelStatus::Failed;
@@ -56,6 +66,7 @@ struct KernelResult {
   std::vector<Check> checks;
   std::vector<std::string> strategies;
   std::vector<std::string> assumptions;  // extension: e.g. "__restrict__ added: no captured launch aliased x, y"
+  std::vector<CaptureTime> captures;     // extension: per capture, for improved and no_gain kernels
   std::vector<TreeNode> tree;
   bool operator==(const KernelResult&) const = default;
 };
@@ -82,6 +93,8 @@ const char* to_string(CacheState s);
 
 void to_json(nlohmann::json& j, const TreeNode& n);
 void from_json(const nlohmann::json& j, TreeNode& n);
+void to_json(nlohmann::json& j, const CaptureTime& c);
+void from_json(const nlohmann::json& j, CaptureTime& c);
 void to_json(nlohmann::json& j, const KernelResult& k);
 void from_json(const nlohmann::json& j, KernelResult& k);
 void to_json(nlohmann::json& j, const Result& r);

@@ -33,9 +33,11 @@ TEST(Result, RoundTripDropsKernelFromBest) {
   k.best = Variant{"a.cu:k", "__global__ void k() {}", {{"ceil_div(n, 512)"}, {"512"}, std::nullopt}};
   k.tree = {{0, std::nullopt, "root", "accepted", 10.0, "", std::nullopt, ""},
             {1, 0, "plan+code", "rejected", std::nullopt, "wrong output", k.best, "vectorize"}};
+  k.captures = {{"c-big", 9.0, 8.5}, {"c-small", 1.0, 0.5}};
   r.kernels = {k};
   nlohmann::json j = r;
   EXPECT_FALSE(j["kernels"][0]["best"].contains("kernel"));
+  EXPECT_EQ(j["kernels"][0]["captures"][1]["best_us"], 0.5);
   EXPECT_EQ(j["kernels"][0]["best"]["launch"]["grid"], "ceil_div(n, 512)");
   EXPECT_EQ(j.get<Result>(), r);
 }

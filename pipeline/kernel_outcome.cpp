@@ -41,6 +41,7 @@ KernelResult kernel_result(const Kernel& kernel, const SearchOutcome& outcome) {
   if (!best || !tree.node(*best).speedup || *tree.node(*best).speedup < kMinSpeedup) {
     k.status = KernelStatus::NoGain;
     if (best) k.best_us = tree.node(*best).time_us;
+    if (best) k.captures = tree.node(*best).captures;
     return k;
   }
   const SearchNode& b = tree.node(*best);
@@ -48,6 +49,7 @@ KernelResult kernel_result(const Kernel& kernel, const SearchOutcome& outcome) {
   k.baseline_us = b.baseline_us.value_or(root.time_us.value_or(0));
   k.best_us = b.time_us;
   k.speedup = b.speedup;
+  k.captures = b.captures;
   Variant v = b.variant;
   v.kernel = kernel.id;
   k.best = v;

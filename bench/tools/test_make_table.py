@@ -29,15 +29,23 @@ RESULT_A = {"schema": "stark.result/1", "source_root": "/x", "manifest": "m.json
 RESULT_B = {"schema": "stark.result/1", "source_root": "/x", "manifest": "m.json",
             "kernels": [{"id": "src/b.cu:b", "status": "no_gain", "baseline_us": 40000.0, "best_us": 41000.0,
                          "speedup": 0.97, "attempts": 10, "checks": [], "tree": []}]}
+# Two captured launches: the benchmark shape (900 -> 300 us) and a small one for the sanitizers.
+RESULT_C = {"schema": "stark.result/1", "source_root": "/x", "manifest": "m.json",
+            "kernels": [{"id": "src/c.cu:c", "status": "improved", "baseline_us": 910.0, "best_us": 305.0,
+                         "speedup": 2.98, "attempts": 4, "checks": CHECKS, "tree": [],
+                         "captures": [{"id": "c-small", "baseline_us": 10.0, "best_us": 5.0},
+                                      {"id": "c-big", "baseline_us": 900.0, "best_us": 300.0}]}]}
 TORCH = {"torch": "2.9.0", "times": {"copyish": 3000.0, "mathy": 10000.0}}
 VENDOR = {"times": {"mathy": {"library": "cuBLAS sgemm", "us": 20000.0}}}
 
 
 class MakeTable(unittest.TestCase):
-    def run_tool(self, with_torch=True, with_roofline=True):
+    def run_tool(self, with_torch=True, with_roofline=True, extra_result=False):
         d = tempfile.mkdtemp()
         files = {"problems.json": PROBLEMS, "roofline.json": ROOFLINE, "a.json": RESULT_A, "b.json": RESULT_B,
                  "torch.json": TORCH, "vendor.json": VENDOR}
+        if extra_result:
+            files["missing.json"] = RESULT_C
         for name, doc in files.items():
             with open(os.path.join(d, name), "w") as f:
                 json.dump(doc, f)
@@ -63,6 +71,11 @@ class MakeTable(unittest.TestCase):
         self.assertEqual(c[11:13], ["60", "30.0"])  # wall s, attempts per minute
         self.assertEqual(c[13], "improved")
         self.assertEqual(c[14], "all 3 passed (1 not run: compute-sanitizer)")
+
+    def test_the_largest_capture_is_the_benchmark_shape(self):
+        # 'lost' gets a result with a small capture beside the big one: the row shows the big one's times.
+        c = self.row(self.run_tool(extra_result=True), "lost")
+        self.assertEqual(c[2:5], ["900.0", "300.0", "3.00x"])
 
     def test_no_gain_keeps_the_naive_time(self):
         c = self.row(self.run_tool(), "mathy")
