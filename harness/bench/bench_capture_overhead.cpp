@@ -53,7 +53,9 @@ int main(int argc, char** argv) {
     return std::pair{std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), rc};
   };
   std::vector<double> plain, captured;
-  Printer quiet{[](const std::string&) {}, [](const std::string&) {}, [](const std::string& s) { fmt::print(stderr, "  error: {}\n", s); }};
+  // Only the capture's own timing line and errors.
+  Printer quiet{[](const std::string& s) { if (s.rfind("timing:", 0) == 0) fmt::print("  {}\n", s); },
+                [](const std::string&) {}, [](const std::string& s) { fmt::print(stderr, "  error: {}\n", s); }};
   for (int r = 0; r < runs; ++r) {
     CommandOptions o;
     o.capture_output = true;

@@ -9,23 +9,25 @@
 // stream only), and the module-scope variables of the kernel's translation
 // unit. Launches it cannot record faithfully are refused with a reason, which
 // `stark capture` reports per kernel.
-#include <cstdlib>
-#include <vector>
-#include <string>
-#include <optional>
-#include <cstdint>
-#include <algorithm>
 #include <cupti.h>
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "harness/capture/capture_plan.h"
 #include "harness/common/cuda_driver.h"
@@ -64,6 +66,8 @@ struct State {
   std::set<std::string> shapes;    // shapes already recorded or skipped in this process
   std::set<std::string> reported;  // refusals already written by this process
   int counter = 0;
+  std::string started;             // this process's entry in the index: pid and start time
+  std::atomic<int64_t> record_ns{0};  // time inside the launch callbacks
 };
 
 State* g_state = nullptr;
@@ -345,6 +349,7 @@ void on_enter(State& s, const CUpti_CallbackData* cb, const PlanInstantiation& p
 }
 
 void on_exit(State& s, const CUpti_CallbackData* cb) {
+  auto exit_started = std::chrono::steady_clock::now();
   std::unique_ptr<Pending> p(reinterpret_cast<Pending*>(*cb->correlationData));
   *cb->correlationData = 0;
   if (!p) return;
@@ -393,10 +398,16 @@ void on_exit(State& s, const CUpti_CallbackData* cb) {
     c.globals.push_back({p->global_names[g], p->globals_before[g].size(), *before, *a});
   }
   c.id = fmt::format("c-{}-{}-{}", c.shape.substr(6, 8), c.pid, s.counter++);
+  // What capturing has cost this process so far (this launch's callbacks
+  // included up to here), in the same write: no extra index update.
+  double seconds = static_cast<double>(s.record_ns.load()) / 1e9 +
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - exit_started).count();
   auto ok = s.store->update([&](CaptureIndex& index) -> Expected<void> {
     // Another process may have recorded this shape meanwhile.
     if (admit(index, s.plan.limits, c.kernel, c.shape, 0).decision == Admission::Decision::Record)
       index.captures.push_back(c);
+    for (auto& proc : index.processes)
+      if (proc.pid == c.pid && proc.started == s.started) proc.record_seconds = seconds;
     return {};
   });
   if (!ok) note(ok.error().message);
@@ -418,7 +429,9 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
   if (cb->callbackSite == CUPTI_API_EXIT) {
     if (!cb->correlationData || !*cb->correlationData) return;
     t_inside = true;
+    auto start = std::chrono::steady_clock::now();
     on_exit(s, cb);
+    s.record_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
     t_inside = false;
     return;
   }
@@ -434,7 +447,9 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
     auto cu = cuda_driver_no_init();
     if (cu) s.cu = *cu;
   }
+  auto start = std::chrono::steady_clock::now();
   if (s.cu) on_enter(s, cb, *plan, l);
+  s.record_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
   t_inside = false;
 }
 
@@ -470,8 +485,9 @@ int initialize() {
     cuptiGetResultString(r, &text);
     status = fmt::format("CUPTI could not subscribe ({}): nothing was recorded in this process", text ? text : "?");
   }
+  s->started = utc_now();
   (void)s->store->update([&](CaptureIndex& index) -> Expected<void> {
-    index.processes.push_back({getpid(), s->command, utc_now(), status});
+    index.processes.push_back({getpid(), s->command, s->started, status, std::nullopt});
     return {};
   });
   if (status != "ok") {

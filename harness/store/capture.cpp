@@ -147,6 +147,7 @@ void from_json(const json& j, Refusal& r) {
 
 void to_json(json& j, const CaptureProcess& p) {
   j = {{"pid", p.pid}, {"command", p.command}, {"started", p.started}, {"status", p.status}};
+  if (p.record_seconds) j["record_seconds"] = *p.record_seconds;
 }
 void from_json(const json& j, CaptureProcess& p) {
   p = {};
@@ -154,6 +155,7 @@ void from_json(const json& j, CaptureProcess& p) {
   p.command = j.value("command", "");
   p.started = j.value("started", "");
   p.status = j.value("status", "ok");
+  if (j.contains("record_seconds")) p.record_seconds = j["record_seconds"].get<double>();
 }
 
 void to_json(json& j, const CaptureIndex& i) {

@@ -94,6 +94,10 @@ struct CaptureProcess {
   std::string command;
   std::string started;
   std::string status = "ok";  // "ok", or why nothing could be recorded in it
+  /// Seconds the process spent inside the capture's launch callbacks
+  /// (snapshots, hashing, compression, writes) up to its last recorded
+  /// launch: what capturing cost it. Absent when it recorded nothing.
+  std::optional<double> record_seconds;
   bool operator==(const CaptureProcess&) const = default;
 };
 
