@@ -14,6 +14,7 @@
 
 #include "core/hash.h"
 #include "core/text.h"
+#include "harness/worker/check_list.h"
 #include "harness/worker/compare.h"
 #include "harness/worker/fuzz.h"
 #include "harness/worker/no_gpu_check.h"
@@ -22,74 +23,6 @@
 namespace stark::harness {
 
 using nlohmann::json;
-
-namespace {
-
-/// The checks of one evaluation, in report order; each passes, fails or did not run.
-class Checks {
- public:
-  Checks() {
-    for (const char* n : {check::kBaselineReplay, check::kLaunch, check::kNoCrash, check::kCorrectness,
-                          check::kInputsUnchanged, check::kGuards, check::kRepeat, check::kFuzz, check::kTiming,
-                          check::kRecheck})
-      order_.push_back(n);
-  }
-  void fail(const std::string& name, const std::string& why) {
-    auto& s = state_[name];
-    s.ok = false;
-    if (s.details.size() < 3) s.details.push_back(why);
-  }
-  void pass(const std::string& name, const std::string& detail = "") {
-    auto& s = state_[name];
-    if (!s.ok) s.ok = true;
-    if (*s.ok && !detail.empty()) s.details = {detail};
-  }
-  void skip(const std::string& name, const std::string& why) {
-    auto& s = state_[name];
-    if (!s.ok) s.details = {why};
-  }
-  bool failed() const {
-    for (const auto& [n, s] : state_)
-      if (s.ok && !*s.ok) return true;
-    return false;
-  }
-  std::vector<Check> list() const {
-    std::vector<Check> out;
-    for (const auto& n : order_) {
-      auto it = state_.find(n);
-      Check c{n, std::nullopt, "not run: an earlier check failed"};
-      if (it != state_.end()) {
-        c.ok = it->second.ok;
-        if (!it->second.details.empty()) {
-          c.detail.clear();
-          for (const auto& d : it->second.details) c.detail += (c.detail.empty() ? "" : "; ") + d;
-        } else if (c.ok) {
-          c.detail.clear();
-        }
-      }
-      out.push_back(std::move(c));
-    }
-    return out;
-  }
-
- private:
-  struct State {
-    std::optional<bool> ok;
-    std::vector<std::string> details;
-  };
-  std::vector<std::string> order_;
-  std::map<std::string, State> state_;
-};
-
-void record(Checks& checks, const Judgement& j, const char* wrong_check, const std::string& capture) {
-  for (const auto& w : j.wrong) checks.fail(wrong_check, fmt::format("capture {}: {}", capture, w));
-  for (const auto& w : j.inputs) checks.fail(check::kInputsUnchanged, fmt::format("capture {}: {}", capture, w));
-  for (const auto& w : j.guards) checks.fail(check::kGuards, fmt::format("capture {}: {}", capture, w));
-}
-
-Memory to_memory(Snapshot s) { return Memory{std::move(s.buffers), std::move(s.guard_damage), std::move(s.globals)}; }
-
-}  // namespace
 
 Expected<GpuContext*> Session::gpu() {
   if (gpu_) return gpu_.get();
@@ -209,163 +142,6 @@ void Session::evict(const std::set<std::string>& keep) {
   }
 }
 
-double Session::watchdog(const Target& t, const EvaluateRequest& r) const {
-  double ms = t.analysis ? t.analysis->launch_ms : 0;
-  return std::max(r.watchdog_seconds, 50 * ms / 1000);
-}
-
-Session::Ran Session::run(Target& t, bool variant, const ReplayInputs& inputs, CUmodule module, double watchdog_s,
-                          Memory* out) {
-  Ran ran;
-  GpuContext& g = *gpu_;
-  auto fault = [&](std::string d) {
-    ran.result = GpuContext::WaitResult::Fault;
-    ran.detail = std::move(d);
-    must_exit_ = true;
-    return ran;
-  };
-  if (auto ok = t.replay->prepare(inputs, module, true); !ok) return fault(ok.error().message);
-  CUresult e = t.replay->launch(variant ? t.variant : t.baseline, variant ? t.variant_dims : t.baseline_dims, inputs);
-  if (e != CUDA_SUCCESS) {
-    if (GpuContext::is_sticky(e)) return fault(g.cu().describe(e));
-    ran.launch_error = true;
-    ran.detail = fmt::format("the launch ({}) failed: {}", (variant ? t.variant_dims : t.baseline_dims).describe(),
-                             g.cu().describe(e));
-    return ran;
-  }
-  auto w = g.wait(watchdog_s);
-  if (w.result == GpuContext::WaitResult::Fault) return fault(g.cu().describe(w.error));
-  if (w.result == GpuContext::WaitResult::Hang) {
-    ran.result = GpuContext::WaitResult::Hang;
-    ran.detail = fmt::format("still running {:.1f} s after its launch (watchdog)", watchdog_s);
-    must_exit_ = true;
-    return ran;
-  }
-  if (out) {
-    auto snap = t.replay->read(module);
-    if (!snap) return fault(snap.error().message);
-    *out = to_memory(std::move(*snap));
-  }
-  return ran;
-}
-
-Expected<Session::Analysis*> Session::analyse(Target& t, CUmodule bm, const std::string& cubin,
-                                               const EvaluateRequest& r) {
-  const Capture& c = t.replay->capture();
-  std::string key = t.replay->key() + "\n" + cubin;
-  if (auto it = analyses_.find(key); it != analyses_.end()) return &it->second;
-  Analysis a;
-  size_t n = t.replay->buffer_count();
-  a.info.resize(n);
-  for (size_t b = 0; b < n; ++b) {
-    a.info[b].dtype = t.replay->dtype(static_cast<int>(b));
-    a.info[b].tolerance = default_tolerance(a.info[b].dtype.kind);
-    if (r.rtol) a.info[b].tolerance.rtol = *r.rtol;
-    if (r.atol) a.info[b].tolerance.atol = *r.atol;
-    a.info[b].writable = false;
-  }
-  for (size_t i = 0; i < c.args.size(); ++i) {
-    if (!c.args[i].buffer) continue;
-    auto& bi = a.info[static_cast<size_t>(*c.args[i].buffer)];
-    bi.name += (bi.name.empty() ? "" : "/") + c.args[i].name;
-    if (!(*t.params)[i].is_const) bi.writable = true;
-  }
-  for (size_t b = 0; b < n; ++b)
-    if (!a.info[b].writable) a.read_only.insert(static_cast<int>(b));
-
-  // The original on the captured inputs, timed once for the watchdog.
-  CUevent start = nullptr, stop = nullptr;
-  const CudaDriver& cu = gpu_->cu();
-  cu.cuEventCreate(&start, CU_EVENT_DEFAULT);
-  cu.cuEventCreate(&stop, CU_EVENT_DEFAULT);
-  Memory normal;
-  ReplayInputs plain;
-  if (auto ok = t.replay->prepare(plain, bm, true); !ok) return ok.error();
-  cu.cuEventRecord(start, gpu_->stream());
-  CUresult e = t.replay->launch(t.baseline, t.baseline_dims, plain);
-  cu.cuEventRecord(stop, gpu_->stream());
-  if (e != CUDA_SUCCESS) {
-    if (GpuContext::is_sticky(e)) must_exit_ = true;
-    return Error{fmt::format("the original kernel cannot be launched on capture {} ({}): {}", c.id,
-                             t.baseline_dims.describe(), gpu_->cu().describe(e))};
-  }
-  auto w = gpu_->wait(std::max(r.watchdog_seconds, 60.0));
-  if (w.result != GpuContext::WaitResult::Done) {
-    must_exit_ = true;
-    return Error{w.result == GpuContext::WaitResult::Hang
-                     ? fmt::format("the original kernel did not finish on capture {} within {:.0f} s", c.id,
-                                   std::max(r.watchdog_seconds, 60.0))
-                     : fmt::format("the original kernel crashed on capture {}: {}", c.id, cu.describe(w.error))};
-  }
-  float ms = 0;
-  cu.cuEventElapsedTime(&ms, start, stop);
-  cu.cuEventDestroy(start);
-  cu.cuEventDestroy(stop);
-  a.launch_ms = ms;
-  auto snap = t.replay->read(bm);
-  if (!snap) return snap.error();
-  normal = to_memory(std::move(*snap));
-
-  for (size_t b = 0; b < n; ++b) {
-    if (!normal.guard_damage[b].empty())
-      a.problem = fmt::format("capture {}: the original kernel writes outside {} ({}): the capture does not hold all the "
-                              "memory it uses (a pool allocator, or an offset the manifest does not know)",
-                              c.id, a.info[b].name, normal.guard_damage[b]);
-    else if (const auto& after = t.replay->after(static_cast<int>(b))) {
-      auto cmp = compare_buffer(*after, normal.buffers[b], a.info[b].dtype, a.info[b].tolerance);
-      if (!cmp.ok)
-        a.problem = fmt::format("capture {}: the original kernel does not reproduce the captured result ({}); it may "
-                                "read memory the capture does not hold (pointers inside structs, textures, variables "
-                                "of other files) or be nondeterministic beyond tolerance",
-                                c.id, cmp.describe(a.info[b].name));
-    }
-    if (!a.problem.empty()) break;
-  }
-  for (size_t g = 0; a.problem.empty() && g < t.replay->global_count() && g < normal.globals.size(); ++g) {
-    const auto& after = t.replay->global_after(g);
-    if (after && normal.globals[g] && *after != *normal.globals[g])
-      a.problem = fmt::format("capture {}: the original kernel does not reproduce module variable {}", c.id,
-                              c.globals[g].name);
-  }
-  if (!a.problem.empty()) return &(analyses_[key] = std::move(a));
-
-  // Which writable buffers does the original never read? Poison each alone and look.
-  double wd = std::max(r.watchdog_seconds, 50 * a.launch_ms / 1000);
-  Target probe = t;
-  probe.analysis = nullptr;
-  for (size_t b = 0; b < n; ++b) {
-    if (!a.info[b].writable) continue;
-    ReplayInputs in;
-    in.poisoned = {static_cast<int>(b)};
-    Memory poisoned;
-    Ran ran = run(probe, false, in, bm, wd, &poisoned);
-    if (ran.result != GpuContext::WaitResult::Done || ran.launch_error)
-      return Error{fmt::format("the original kernel failed on capture {} with {} poisoned: {}", c.id, a.info[b].name,
-                               ran.detail)};
-    if (unread(a.info, static_cast<int>(b), normal, poisoned, kPoison)) a.unread.insert(static_cast<int>(b));
-  }
-  a.reference = normal;
-  if (!a.unread.empty()) {
-    ReplayInputs in;
-    in.poisoned = a.unread;
-    Memory ref;
-    Ran ran = run(probe, false, in, bm, wd, &ref);
-    if (ran.result != GpuContext::WaitResult::Done || ran.launch_error)
-      return Error{fmt::format("the original kernel failed on capture {}: {}", c.id, ran.detail)};
-    bool consistent = true;
-    for (size_t b = 0; b < n; ++b)
-      if (!a.unread.count(static_cast<int>(b)) && ref.buffers[b] != normal.buffers[b] &&
-          !compare_buffer(normal.buffers[b], ref.buffers[b], a.info[b].dtype, a.info[b].tolerance).ok)
-        consistent = false;
-    if (consistent) a.reference = std::move(ref);
-    else a.unread.clear();
-  }
-  for (size_t b = 0; b < n; ++b)
-    a.before.push_back(a.unread.count(static_cast<int>(b)) ? std::string(t.replay->before(static_cast<int>(b)).size(), static_cast<char>(kPoison))
-                                                           : t.replay->before(static_cast<int>(b)));
-  return &(analyses_[key] = std::move(a));
-}
-
 EvaluateReply Session::evaluate(const EvaluateRequest& r) {
   EvaluateReply reply;
   reply.id = r.id;
@@ -390,7 +166,7 @@ EvaluateReply Session::evaluate(const EvaluateRequest& r) {
   auto base_mod = gpu.module(r.baseline_cubin);
   if (!base_mod) return error(base_mod.error().message);
 
-  Checks checks;
+  CheckList checks;
   std::map<std::string, CaptureEvaluation> per_capture;
   auto finish = [&]() {
     reply.checks = checks.list();

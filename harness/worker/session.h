@@ -79,6 +79,7 @@ class Session {
   Expected<Analysis*> analyse(Target& t, CUmodule baseline_module, const std::string& cubin, const EvaluateRequest& r);
   Ran run(Target& t, bool variant, const ReplayInputs& inputs, CUmodule module, double watchdog_s, Memory* out);
   double watchdog(const Target& t, const EvaluateRequest& r) const;
+  static Memory to_memory(Snapshot s);
 
   SessionOptions options_;
   int device_;

@@ -1,0 +1,62 @@
+#include "harness/worker/check_list.h"
+
+#include <fmt/format.h>
+
+namespace stark::harness {
+
+CheckList::CheckList() {
+  for (const char* n : {check::kBaselineReplay, check::kLaunch, check::kNoCrash, check::kCorrectness,
+                        check::kInputsUnchanged, check::kGuards, check::kRepeat, check::kFuzz, check::kTiming,
+                        check::kRecheck})
+    order_.push_back(n);
+}
+
+void CheckList::fail(const std::string& name, const std::string& why) {
+  auto& s = state_[name];
+  s.ok = false;
+  if (s.details.size() < 3) s.details.push_back(why);
+}
+
+void CheckList::pass(const std::string& name, const std::string& detail) {
+  auto& s = state_[name];
+  if (!s.ok) s.ok = true;
+  if (*s.ok && !detail.empty()) s.details = {detail};
+}
+
+void CheckList::skip(const std::string& name, const std::string& why) {
+  auto& s = state_[name];
+  if (!s.ok) s.details = {why};
+}
+
+bool CheckList::failed() const {
+  for (const auto& [n, s] : state_)
+    if (s.ok && !*s.ok) return true;
+  return false;
+}
+
+std::vector<Check> CheckList::list() const {
+  std::vector<Check> out;
+  for (const auto& n : order_) {
+    auto it = state_.find(n);
+    Check c{n, std::nullopt, "not run: an earlier check failed"};
+    if (it != state_.end()) {
+      c.ok = it->second.ok;
+      if (!it->second.details.empty()) {
+        c.detail.clear();
+        for (const auto& d : it->second.details) c.detail += (c.detail.empty() ? "" : "; ") + d;
+      } else if (c.ok) {
+        c.detail.clear();
+      }
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+void record(CheckList& checks, const Judgement& j, const char* wrong_check, const std::string& capture) {
+  for (const auto& w : j.wrong) checks.fail(wrong_check, fmt::format("capture {}: {}", capture, w));
+  for (const auto& w : j.inputs) checks.fail(check::kInputsUnchanged, fmt::format("capture {}: {}", capture, w));
+  for (const auto& w : j.guards) checks.fail(check::kGuards, fmt::format("capture {}: {}", capture, w));
+}
+
+}  // namespace stark::harness
