@@ -32,7 +32,8 @@ RESULT_B = {"schema": "stark.result/1", "source_root": "/x", "manifest": "m.json
 # Two captured launches: the benchmark shape (900 -> 300 us) and a small one for the sanitizers.
 RESULT_C = {"schema": "stark.result/1", "source_root": "/x", "manifest": "m.json",
             "kernels": [{"id": "src/c.cu:c", "status": "improved", "baseline_us": 910.0, "best_us": 305.0,
-                         "speedup": 2.98, "attempts": 4, "checks": CHECKS, "tree": [],
+                         "speedup": 2.98, "attempts": 4, "tree": [],
+                         "checks": CHECKS + [{"name": "speedup_plausible", "ok": None, "detail": "12x is above 10x"}],
                          "captures": [{"id": "c-small", "baseline_us": 10.0, "best_us": 5.0},
                                       {"id": "c-big", "baseline_us": 900.0, "best_us": 300.0}]}]}
 TORCH = {"torch": "2.9.0", "times": {"copyish": 3000.0, "mathy": 10000.0}}
@@ -70,12 +71,13 @@ class MakeTable(unittest.TestCase):
         self.assertEqual(c[2:11], ["4,000.0", "2,000.0", "2.00x", "3,000.0", "1.50x", "-", "-", "25.0 → 50.0", "30"])
         self.assertEqual(c[11:13], ["60", "30.0"])  # wall s, attempts per minute
         self.assertEqual(c[13], "improved")
-        self.assertEqual(c[14], "all 3 passed (1 not run: compute-sanitizer)")
+        self.assertEqual(c[14], "2 passed, 1 not run: compute-sanitizer")
 
     def test_the_largest_capture_is_the_benchmark_shape(self):
         # 'lost' gets a result with a small capture beside the big one: the row shows the big one's times.
         c = self.row(self.run_tool(extra_result=True), "lost")
         self.assertEqual(c[2:5], ["900.0", "300.0", "3.00x"])
+        self.assertEqual(c[14], "2 passed, 1 not run: compute-sanitizer; speedup flagged for review")
 
     def test_no_gain_keeps_the_naive_time(self):
         c = self.row(self.run_tool(), "mathy")
