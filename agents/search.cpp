@@ -151,9 +151,7 @@ void apply_evaluation(SearchNode& n, const Evaluation& e) {
     n.time_us = e.variant_us;
     n.baseline_us = e.baseline_us;
     n.speedup = e.speedup;
-    n.captures.clear();
-    for (const auto& c : e.captures)
-      if (c.baseline_us && c.variant_us) n.captures.push_back({c.id, c.baseline_us->median, c.variant_us->median});
+    n.captures = capture_times(e);
     return;
   }
   if (!e.compile_ok) {

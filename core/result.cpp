@@ -65,6 +65,13 @@ void from_json(const json& j, TreeNode& n) {
   n.strategy = j.value("strategy", "");
 }
 
+std::vector<CaptureTime> capture_times(const Evaluation& e) {
+  std::vector<CaptureTime> out;
+  for (const auto& c : e.captures)
+    if (c.baseline_us && c.variant_us) out.push_back({c.id, c.baseline_us->median, c.variant_us->median});
+  return out;
+}
+
 void to_json(json& j, const CaptureTime& c) {
   j = {{"id", c.id}, {"baseline_us", c.baseline_us}, {"best_us", c.best_us}};
 }

@@ -93,6 +93,9 @@ const char* to_string(CacheState s);
 
 void to_json(nlohmann::json& j, const TreeNode& n);
 void from_json(const nlohmann::json& j, TreeNode& n);
+/// The per-capture medians of an evaluation, for captures timed on both sides.
+std::vector<CaptureTime> capture_times(const Evaluation& e);
+
 void to_json(nlohmann::json& j, const CaptureTime& c);
 void from_json(const nlohmann::json& j, CaptureTime& c);
 void to_json(nlohmann::json& j, const KernelResult& k);

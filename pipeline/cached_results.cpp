@@ -108,9 +108,7 @@ CacheLookup look_up(const ResultCache& cache, const Manifest& manifest, const Ke
     k.best_us = e->variant_us;
     k.speedup = e->speedup;
     k.checks = e->checks;
-    k.captures.clear();
-    for (const auto& c : e->captures)
-      if (c.baseline_us && c.variant_us) k.captures.push_back({c.id, c.baseline_us->median, c.variant_us->median});
+    k.captures = capture_times(*e);
   }
   k.checks.push_back({"cache", true,
                       fmt::format("reused the search of {} (entry {}); re-verified on today's captures",

@@ -41,11 +41,22 @@ class Strategies : public ::testing::Test {
     return text->substr(k.range.begin, k.range.end - k.range.begin);
   }
   static ClangSetup setup() { return *locate_clang_setup(); }
+  /// The code role's variant of kernel k for a plan naming `label`, from the original.
+  static RoleReply<Variant> code(BuiltinTeam& team, const Kernel& k, const std::string& label);
   static Manifest* manifest_;
 };
 Manifest* Strategies::manifest_ = nullptr;
 
 const std::optional<GpuInfo> kH200 = GpuInfo{"NVIDIA H200", "90", "", "13.0", 132, 4800};
+
+RoleReply<Variant> Strategies::code(BuiltinTeam& team, const Kernel& k, const std::string& label) {
+  KernelBrief brief;
+  brief.kernel = &k;
+  brief.gpu = kH200;
+  SearchNode root;
+  root.variant = Variant{k.id, source(k), {}};
+  return team.code(CodeInput{&brief, &root, &root, {}, {}, Plan{label, "", {}}});
+}
 
 TEST_F(Strategies, EachNaiveKernelGetsItsPattern) {
   BuiltinTeam team(manifest_->source_root, setup());
@@ -80,18 +91,7 @@ TEST_F(Strategies, EveryOptionValidatesAndCompiles) {
       // One parameter set per strategy keeps the test to minutes.
       std::string name = label.substr(0, label.find('('));
       if (!seen_strategies.insert(name).second) continue;
-      PlanInput unused;
-      KernelBrief brief;
-      brief.kernel = &k;
-      brief.gpu = kH200;
-      SearchNode root;
-      root.variant = Variant{k.id, source(k), {}};
-      CodeInput in;
-      in.brief = &brief;
-      in.node = &root;
-      in.root = &root;
-      in.plan = Plan{label, "", {}};
-      auto reply = team.code(in);
+      auto reply = code(team, k, label);
       ASSERT_TRUE(reply.value) << k.id << " " << label << ": " << reply.value.error().message;
       const Variant& v = *reply.value;
       auto valid = validator.validate(k, v);
@@ -166,13 +166,7 @@ TEST_F(Strategies, VectorizedKernelsUse128BitAccesses) {
   harness::CompileService compiler({fs::temp_directory_path() / "stark_strategies_test_cache", 0, STARK_NVCC_PATH});
   for (const char* id : {"src/elementwise.cu:nnops::saxpy_kernel", "include/nnops/detail/activation.cuh:nnops::detail::relu_kernel"}) {
     const Kernel& k = kernel(id);
-    KernelBrief brief;
-    brief.kernel = &k;
-    brief.gpu = kH200;
-    SearchNode root;
-    root.variant = Variant{k.id, source(k), {}};
-    CodeInput in{&brief, &root, &root, {}, {}, Plan{"vectorize(block=256)", "", {}}};
-    auto v = team.code(in);
+    auto v = code(team, k, "vectorize(block=256)");
     ASSERT_TRUE(v.value) << id << ": " << v.value.error().message;
     auto built = compiler.compile({&k, manifest_->source_root, v.value->source, "90", harness::CompileMode::Ptx, std::nullopt});
     ASSERT_TRUE(built && built->ok) << id << ":\n" << (built ? built->log : built.error().message);

@@ -8,6 +8,7 @@
 
 #include "agents/builtin/guarded_body.h"
 #include "agents/builtin/rewrite.h"
+#include "core/text.h"
 
 namespace stark::builtin {
 
@@ -25,13 +26,9 @@ struct Array {
 
 struct Elementwise {
   GuardedBody body;
+  std::string text;           // the per-element code, [body.begin, body.end) of the source
   std::vector<Array> arrays;  // in parameter order
 };
-
-std::string trim(std::string_view s) {
-  size_t b = s.find_first_not_of(" \t\n"), e = s.find_last_not_of(" \t\n");
-  return b == std::string_view::npos ? std::string() : std::string(s.substr(b, e - b + 1));
-}
 
 /// `p[i] = v` (not `p[i] += v`, not `p[i] == v`): the old value is not needed.
 bool plain_store(const std::string& source, const Access& a) {
@@ -64,11 +61,11 @@ Expected<Elementwise> recognise(const Subject& s) {
   if (!body) return Error{why};
   if (a.uses_sync || a.uses_shared_memory || a.uses_warp_ops || !a.atomics.empty())
     return Error{"threads cooperate (shared memory, barriers, warp operations or atomics)"};
-  std::string text = s.source.substr(static_cast<size_t>(body->begin), static_cast<size_t>(body->end - body->begin));
+  Elementwise e{*body, s.source.substr(static_cast<size_t>(body->begin), static_cast<size_t>(body->end - body->begin)), {}};
+  const std::string& text = e.text;
   if (std::regex_search(text, std::regex(R"(\breturn\b)"))) return Error{"the per-element code returns early"};
   if (a.accesses.empty()) return Error{"no array accesses"};
   std::map<std::string, int> uses;
-  Elementwise e{*body, {}};
   for (const auto& prm : a.params) {
     if (prm.kind != ParamKind::Pointer) continue;
     Array arr{prm.name};
@@ -98,8 +95,7 @@ std::string element_code(const Subject& s, const Elementwise& e, const std::stri
   std::vector<Edit> edits;
   for (const auto& acc : s.analysis->accesses)
     edits.push_back({acc.expr.begin - e.body.begin, acc.expr.end - e.body.begin, fmt::format("{}_{}.e[{}]", prefix, acc.base, k)});
-  std::string text = s.source.substr(static_cast<size_t>(e.body.begin), static_cast<size_t>(e.body.end - e.body.begin));
-  return *apply_edits(text, edits);  // accesses never overlap: each is exactly p[i]
+  return *apply_edits(e.text, edits);  // accesses never overlap: each is exactly p[i]
 }
 
 std::string helpers(const std::string& p) {
@@ -161,8 +157,6 @@ Expected<Variant> Vectorize::apply(const Subject& s, const Params& p) const {
     fast += fmt::format("{ind}  {{\n{index}{ind}    {code}\n{ind}  }}\n", fmt::arg("ind", ind), fmt::arg("index", index),
                         fmt::arg("code", indent_more(code, "    ")));
   }
-  std::string original =
-      s.source.substr(static_cast<size_t>(body.begin), static_cast<size_t>(body.end - body.begin));
   std::string code = fmt::format(
       "const long long {f} = {w}LL * (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x);\n"
       "{ind}if ({f} + {last} < {n}{aligned}) {{\n"
@@ -177,7 +171,7 @@ Expected<Variant> Vectorize::apply(const Subject& s, const Params& p) const {
       fmt::arg("f", first), fmt::arg("w", kWidth), fmt::arg("last", kWidth - 1), fmt::arg("n", bound),
       fmt::arg("aligned", aligned), fmt::arg("ind", ind), fmt::arg("vectors", vectors), fmt::arg("fast", fast),
       fmt::arg("stores", stores), fmt::arg("k", pre + "_k"), fmt::arg("t", itype), fmt::arg("i", idx.var),
-      fmt::arg("original", indent_more(original, "    ")));
+      fmt::arg("original", indent_more(e->text, "    ")));
   auto source = apply_edits(s.source, {{body.replace_begin, body.replace_end, code}, before_kernel(*s.analysis, helpers(pre))});
   if (!source) return source.error();
   Variant v;

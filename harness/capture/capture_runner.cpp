@@ -158,17 +158,17 @@ int run_capture(const Manifest& manifest, CaptureOptions o, const Printer& out) 
   int exit = 0;
   size_t loaded = index->processes.size() - std::min(index->processes.size(), processes_before);
   std::map<std::string, int> bad_status;
-  for (size_t i = processes_before; i < index->processes.size(); ++i)
-    if (index->processes[i].status != "ok") ++bad_status[index->processes[i].status];
-  for (const auto& [status, n] : bad_status) out.warning(fmt::format("{} process{}: {}", n, n == 1 ? "" : "es", status));
-  // Where capturing costs time, for `stark capture` users and the overhead benchmark.
-  double callbacks = 0;
+  double callbacks = 0;  // where capturing costs time, for users and the overhead benchmark
   int timed = 0;
-  for (size_t i = processes_before; i < index->processes.size(); ++i)
-    if (index->processes[i].record_seconds) {
-      callbacks += *index->processes[i].record_seconds;
+  for (size_t i = processes_before; i < index->processes.size(); ++i) {
+    const CaptureProcess& proc = index->processes[i];
+    if (proc.status != "ok") ++bad_status[proc.status];
+    if (proc.record_seconds) {
+      callbacks += *proc.record_seconds;
       ++timed;
     }
+  }
+  for (const auto& [status, n] : bad_status) out.warning(fmt::format("{} process{}: {}", n, n == 1 ? "" : "es", status));
   out.note(fmt::format("timing: module variables found in {:.1f} s (nvcc on each kernel's unit); the launch callbacks "
                        "took {:.1f} s in all across {} process{} (snapshots, hashing, compression, writes)",
                        compile_seconds, callbacks, timed, timed == 1 ? "" : "es"));

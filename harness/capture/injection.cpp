@@ -348,8 +348,8 @@ void on_enter(State& s, const CUpti_CallbackData* cb, const PlanInstantiation& p
   *cb->correlationData = reinterpret_cast<uint64_t>(p.release());
 }
 
-void on_exit(State& s, const CUpti_CallbackData* cb) {
-  auto exit_started = std::chrono::steady_clock::now();
+/// `started`: when the callback began, so the index gets this launch's cost too.
+void on_exit(State& s, const CUpti_CallbackData* cb, std::chrono::steady_clock::time_point started) {
   std::unique_ptr<Pending> p(reinterpret_cast<Pending*>(*cb->correlationData));
   *cb->correlationData = 0;
   if (!p) return;
@@ -401,7 +401,7 @@ void on_exit(State& s, const CUpti_CallbackData* cb) {
   // What capturing has cost this process so far (this launch's callbacks
   // included up to here), in the same write: no extra index update.
   double seconds = static_cast<double>(s.record_ns.load()) / 1e9 +
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - exit_started).count();
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   auto ok = s.store->update([&](CaptureIndex& index) -> Expected<void> {
     // Another process may have recorded this shape meanwhile.
     if (admit(index, s.plan.limits, c.kernel, c.shape, 0).decision == Admission::Decision::Record)
@@ -430,7 +430,7 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
     if (!cb->correlationData || !*cb->correlationData) return;
     t_inside = true;
     auto start = std::chrono::steady_clock::now();
-    on_exit(s, cb);
+    on_exit(s, cb, start);
     s.record_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
     t_inside = false;
     return;
