@@ -1,23 +1,30 @@
-// Benchmark: what capturing costs a test suite. Runs COMMAND plainly, then
-// under the capture library with an empty store (every new shape snapshotted,
-// compressed and written), RUNS times each, and prints the medians and their
-// ratio. Prints figures; asserts nothing.
+// Benchmark: what capturing costs a test suite, and where. Runs COMMAND RUNS
+// times in four ways: plainly; with CUDA_MODULE_LOADING=EAGER alone (what the
+// capture sets); with the capture library injected but no kernel to record
+// (CUPTI's start-up and callbacks); and as `stark capture` with an empty store
+// (every new shape snapshotted, compressed and written). Prints the medians
+// and their ratios. Prints figures; asserts nothing.
 //
 //   bench_capture_overhead --manifest M [--runs N] [--store DIR] -- COMMAND...
 #include <cstdio>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "core/file_io.h"
 #include "core/manifest.h"
 #include "core/text.h"
+#include "harness/capture/capture_plan.h"
 #include "harness/capture/capture_runner.h"
 #include "harness/common/subprocess.h"
+#include "harness/evaluator/locate.h"
 #include "harness/worker/timing_stats.h"
 
 using namespace stark;
@@ -47,33 +54,64 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (store.empty()) store = (std::filesystem::temp_directory_path() / "stark_bench_capture_store").string();
-  auto seconds_of = [](auto&& f) {
+  auto library = find_capture_library();
+  if (!library) {
+    fmt::print(stderr, "bench_capture_overhead: {}\n", library.error().message);
+    return 1;
+  }
+  // A plan with no kernel: the library loads, subscribes and sees every launch, records nothing.
+  std::filesystem::path idle_store = store + "-idle";
+  std::filesystem::remove_all(idle_store);
+  std::filesystem::create_directories(idle_store);
+  CapturePlan idle;
+  idle.store = idle_store.string();
+  if (auto ok = write_json_file(idle_store / "plan.json", nlohmann::json(idle)); !ok) {
+    fmt::print(stderr, "bench_capture_overhead: {}\n", ok.error().message);
+    return 1;
+  }
+  auto timed_command = [&](std::map<std::string, std::string> env) {
+    CommandOptions o;
+    o.capture_output = true;
+    o.env = std::move(env);
     auto start = std::chrono::steady_clock::now();
-    int rc = f();
-    return std::pair{std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), rc};
+    auto res = run_command(command, o);
+    double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return std::pair{t, res && res->status.success() ? 0 : 1};
   };
-  std::vector<double> plain, captured;
+  std::vector<double> plain, eager, injected, captured;
   // Only the capture's own timing line and errors.
   Printer quiet{[](const std::string& s) { if (s.rfind("timing:", 0) == 0) fmt::print("  {}\n", s); },
                 [](const std::string&) {}, [](const std::string& s) { fmt::print(stderr, "  error: {}\n", s); }};
+  auto show = [](int run, const char* what, double t, int rc) {
+    fmt::print("run {}: {:<9} {:.2f} s{}\n", run, what, t, rc ? " (failed)" : "");
+  };
   for (int r = 0; r < runs; ++r) {
-    CommandOptions o;
-    o.capture_output = true;
-    auto [t, rc] = seconds_of([&] {
-      auto res = run_command(command, o);
-      return res && res->status.success() ? 0 : 1;
-    });
+    auto [t, rc] = timed_command({});
     plain.push_back(t);
-    fmt::print("run {}: plain    {:.2f} s{}\n", r + 1, t, rc ? " (command failed)" : "");
+    show(r + 1, "plain", t, rc);
+    auto [te, rce] = timed_command({{"CUDA_MODULE_LOADING", "EAGER"}});
+    eager.push_back(te);
+    show(r + 1, "eager", te, rce);
+    auto [ti, rci] = timed_command({{"CUDA_MODULE_LOADING", "EAGER"},
+                                    {"CUDA_INJECTION64_PATH", library->string()},
+                                    {kCapturePlanEnv, (idle_store / "plan.json").string()}});
+    injected.push_back(ti);
+    show(r + 1, "injected", ti, rci);
     CaptureOptions c;
     c.store = store;
     c.fresh = true;
     c.command = {"sh", "-c", join(command, " ") + " >/dev/null 2>&1"};
-    auto [tc, rcc] = seconds_of([&] { return run_capture(*manifest, c, quiet); });
+    auto start = std::chrono::steady_clock::now();
+    int rcc = run_capture(*manifest, c, quiet);
+    double tc = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     captured.push_back(tc);
-    fmt::print("run {}: captured {:.2f} s{}\n", r + 1, tc, rcc ? " (capture reported a failure)" : "");
+    show(r + 1, "captured", tc, rcc);
   }
-  double p = percentile(plain, 0.5), c = percentile(captured, 0.5);
+  double p = percentile(plain, 0.5), e = percentile(eager, 0.5), i = percentile(injected, 0.5),
+         c = percentile(captured, 0.5);
+  fmt::print("where the time goes (medians): plain {:.2f} s; eager module loading {:.2f} s ({:.2f}x); capture "
+             "library loaded, nothing recorded {:.2f} s ({:.2f}x); capture {:.2f} s\n",
+             p, e, e / p, i, i / p, c);
   fmt::print("capture overhead on `{}`: median {:.2f} s plain, {:.2f} s captured (fresh store, module variables "
              "found by compiling each kernel's unit included) = {:.2f}x\n",
              join(command, " "), p, c, c / p);
