@@ -8,7 +8,9 @@
 // before the launch and after it completes (synchronising the launch's
 // stream only), and the module-scope variables of the kernel's translation
 // unit. Launches it cannot record faithfully are refused with a reason, which
-// `stark capture` reports per kernel.
+// `stark capture` reports per kernel. Hashing, compressing and writing the
+// snapshots happens on background threads (JobQueue) while the program goes
+// on; the process waits for them when it exits.
 #include <cupti.h>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -27,25 +29,43 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <thread>
 #include <vector>
 
 #include "harness/capture/capture_plan.h"
+#include "harness/capture/job_queue.h"
 #include "harness/common/cuda_driver.h"
 #include "harness/store/capture_store.h"
 
 namespace stark::harness {
 namespace {
 
-/// One launch being recorded, from its API entry to its exit.
+/// Host memory a snapshot is copied into (not zero-filled first: the copy
+/// overwrites every byte).
+struct HostCopy {
+  std::unique_ptr<char[]> data;
+  size_t size = 0;
+  explicit HostCopy(size_t n) : data(new char[n]), size(n) {}
+  std::string_view view() const { return {data.get(), size}; }
+};
+
+/// One launch being recorded, from its API entry until its snapshots are stored.
 struct Pending {
   const PlanInstantiation* plan = nullptr;
   Capture capture;
   std::vector<CUdeviceptr> bases;
-  std::vector<std::string> before;
+  std::vector<HostCopy> before, after;
   std::vector<std::pair<CUdeviceptr, size_t>> global_addrs;
   std::vector<std::string> global_names;
-  std::vector<std::string> globals_before;
+  std::vector<HostCopy> globals_before, globals_after;
   CUstream stream = nullptr;
+  uint64_t bytes() const {
+    uint64_t n = 0;
+    for (const auto* list : {&before, &after, &globals_before, &globals_after})
+      for (const auto& h : *list) n += h.size;
+    return n;
+  }
 };
 
 struct Launch {
@@ -67,7 +87,9 @@ struct State {
   std::set<std::string> reported;  // refusals already written by this process
   int counter = 0;
   std::string started;             // this process's entry in the index: pid and start time
-  std::atomic<int64_t> record_ns{0};  // time inside the launch callbacks
+  std::atomic<int64_t> record_ns{0};  // time the program was held up: callbacks, waiting for the writers
+  std::vector<Capture> queued;     // handed to the writers, not in the index yet (for admission)
+  std::unique_ptr<JobQueue> writers;
 };
 
 State* g_state = nullptr;
@@ -312,6 +334,8 @@ void on_enter(State& s, const CUpti_CallbackData* cb, const PlanInstantiation& p
 
   auto index = s.store->read_index();
   if (!index) return;
+  // Captures still being written count as recorded (their stored size estimated as admit() does).
+  for (const Capture& q : s.queued) index->captures.push_back(q);
   Admission adm = admit(*index, s.plan.limits, c.kernel, c.shape, bytes_needed);
   if (adm.decision != Admission::Decision::Record) {
     s.shapes.insert(c.shape);
@@ -322,8 +346,8 @@ void on_enter(State& s, const CUpti_CallbackData* cb, const PlanInstantiation& p
   // Snapshot before: wait for the launch's stream only, then copy on it.
   if (cu.cuStreamSynchronize(l.stream) != CUDA_SUCCESS) return;
   for (size_t b = 0; b < p->bases.size(); ++b) {
-    std::string data(sizes[b], '\0');
-    if (cu.cuMemcpyDtoHAsync(data.data(), p->bases[b], sizes[b], l.stream) != CUDA_SUCCESS)
+    HostCopy data(sizes[b]);
+    if (cu.cuMemcpyDtoHAsync(data.data.get(), p->bases[b], sizes[b], l.stream) != CUDA_SUCCESS)
       return refuse(s, plan.kernel, plan.mangled, "the driver refused to copy an argument's memory");
     p->before.push_back(std::move(data));
   }
@@ -335,8 +359,8 @@ void on_enter(State& s, const CUpti_CallbackData* cb, const PlanInstantiation& p
         // made-up data: no capture rather than an unfaithful one.
         return refuse(s, plan.kernel, plan.mangled,
                       fmt::format("its module variable '{}' could not be read: {}", name, g.error().message));
-      std::string data(g->second, '\0');
-      if (cu.cuMemcpyDtoHAsync(data.data(), g->first, g->second, l.stream) != CUDA_SUCCESS)
+      HostCopy data(g->second);
+      if (cu.cuMemcpyDtoHAsync(data.data.get(), g->first, g->second, l.stream) != CUDA_SUCCESS)
         return refuse(s, plan.kernel, plan.mangled, fmt::format("the driver refused to copy module variable '{}'", name));
       p->global_addrs.push_back(*g);
       p->global_names.push_back(name);
@@ -348,66 +372,94 @@ void on_enter(State& s, const CUpti_CallbackData* cb, const PlanInstantiation& p
   *cb->correlationData = reinterpret_cast<uint64_t>(p.release());
 }
 
-/// `started`: when the callback began, so the index gets this launch's cost too.
-void on_exit(State& s, const CUpti_CallbackData* cb, std::chrono::steady_clock::time_point started) {
-  std::unique_ptr<Pending> p(reinterpret_cast<Pending*>(*cb->correlationData));
-  *cb->correlationData = 0;
-  if (!p) return;
-  const CudaDriver& cu = *s.cu;
-  if (*static_cast<CUresult*>(cb->functionReturnValue) != CUDA_SUCCESS) return;  // the launch itself failed
-  std::lock_guard lock(s.mutex);
-  Capture& c = p->capture;
-  if (CUresult r = cu.cuStreamSynchronize(p->stream); r != CUDA_SUCCESS)
-    return refuse(s, c.kernel, c.mangled, fmt::format("a launch failed while being captured: {}", cu.describe(r)));
-  std::vector<std::string> after;
-  for (size_t b = 0; b < p->bases.size(); ++b) {
-    std::string data(c.buffers[b].size, '\0');
-    cu.cuMemcpyDtoHAsync(data.data(), p->bases[b], data.size(), p->stream);
-    after.push_back(std::move(data));
-  }
-  std::vector<std::string> globals_after;
-  for (const auto& [g, size] : p->global_addrs) {
-    std::string data(size, '\0');
-    cu.cuMemcpyDtoHAsync(data.data(), g, size, p->stream);
-    globals_after.push_back(std::move(data));
-  }
-  if (cu.cuStreamSynchronize(p->stream) != CUDA_SUCCESS) return;
-
-  auto put = [&](const std::string& data) -> std::optional<std::string> {
+/// Hashes, compresses and writes a launch's snapshots, then adds the capture
+/// to the index (on a writer thread).
+void store_capture(State& s, Pending& p) {
+  Capture& c = p.capture;
+  auto put = [&](const HostCopy& data) -> std::optional<std::string> {
     uint64_t stored = 0;
-    auto h = s.store->put_blob(data, &stored);
+    auto h = s.store->put_blob(data.view(), &stored);
     if (!h) {
       note(h.error().message);
       return std::nullopt;
     }
     c.stored_bytes += stored;
-    c.bytes += data.size();
+    c.bytes += data.size;
     return *h;
   };
-  for (size_t b = 0; b < p->bases.size(); ++b) {
-    auto before = put(p->before[b]);
-    auto a = put(after[b]);
-    if (!before || !a) return;
-    c.buffers[b].before = *before;
-    c.buffers[b].after = *a;
+  auto stored = [&]() -> bool {
+    for (size_t b = 0; b < p.bases.size(); ++b) {
+      auto before = put(p.before[b]);
+      auto after = put(p.after[b]);
+      if (!before || !after) return false;
+      c.buffers[b].before = *before;
+      c.buffers[b].after = *after;
+    }
+    for (size_t g = 0; g < p.global_names.size(); ++g) {
+      auto before = put(p.globals_before[g]);
+      auto after = put(p.globals_after[g]);
+      if (!before || !after) return false;
+      c.globals.push_back({p.global_names[g], p.globals_before[g].size, *before, *after});
+    }
+    return true;
+  }();
+  if (stored) {
+    auto ok = s.store->update([&](CaptureIndex& index) -> Expected<void> {
+      // Another process may have recorded this shape meanwhile.
+      if (admit(index, s.plan.limits, c.kernel, c.shape, 0).decision == Admission::Decision::Record)
+        index.captures.push_back(c);
+      return {};
+    });
+    if (!ok) note(ok.error().message);
   }
-  for (size_t g = 0; g < p->global_names.size(); ++g) {
-    auto before = put(p->globals_before[g]);
-    auto a = put(globals_after[g]);
-    if (!before || !a) return;
-    c.globals.push_back({p->global_names[g], p->globals_before[g].size(), *before, *a});
+  std::lock_guard lock(s.mutex);
+  std::erase_if(s.queued, [&](const Capture& q) { return q.id == c.id; });
+}
+
+void on_exit(State& s, const CUpti_CallbackData* cb) {
+  std::unique_ptr<Pending> p(reinterpret_cast<Pending*>(*cb->correlationData));
+  *cb->correlationData = 0;
+  if (!p) return;
+  const CudaDriver& cu = *s.cu;
+  if (*static_cast<CUresult*>(cb->functionReturnValue) != CUDA_SUCCESS) return;  // the launch itself failed
+  {
+    std::lock_guard lock(s.mutex);
+    Capture& c = p->capture;
+    if (CUresult r = cu.cuStreamSynchronize(p->stream); r != CUDA_SUCCESS)
+      return refuse(s, c.kernel, c.mangled, fmt::format("a launch failed while being captured: {}", cu.describe(r)));
+    for (size_t b = 0; b < p->bases.size(); ++b) {
+      p->after.emplace_back(c.buffers[b].size);
+      cu.cuMemcpyDtoHAsync(p->after.back().data.get(), p->bases[b], c.buffers[b].size, p->stream);
+    }
+    for (const auto& [g, size] : p->global_addrs) {
+      p->globals_after.emplace_back(size);
+      cu.cuMemcpyDtoHAsync(p->globals_after.back().data.get(), g, size, p->stream);
+    }
+    if (cu.cuStreamSynchronize(p->stream) != CUDA_SUCCESS) return;
+    c.id = fmt::format("c-{}-{}-{}", c.shape.substr(6, 8), c.pid, s.counter++);
+    Capture queued = c;
+    queued.bytes = p->bytes();
+    queued.stored_bytes = queued.bytes / 2;  // admit()'s own estimate
+    s.queued.push_back(std::move(queued));
   }
-  c.id = fmt::format("c-{}-{}-{}", c.shape.substr(6, 8), c.pid, s.counter++);
-  // What capturing has cost this process so far (this launch's callbacks
-  // included up to here), in the same write: no extra index update.
-  double seconds = static_cast<double>(s.record_ns.load()) / 1e9 +
-                   std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  auto ok = s.store->update([&](CaptureIndex& index) -> Expected<void> {
-    // Another process may have recorded this shape meanwhile.
-    if (admit(index, s.plan.limits, c.kernel, c.shape, 0).decision == Admission::Decision::Record)
-      index.captures.push_back(c);
+  // Outside the lock: a full queue waits for writers, which take the lock when they finish.
+  uint64_t bytes = p->bytes();
+  std::shared_ptr<Pending> job(std::move(p));
+  s.writers->submit(bytes, [&s, job] { store_capture(s, *job); });
+}
+
+/// At exit: waits for the writers, then records what capturing cost this process.
+void finish_process() {
+  State* s = g_state;
+  if (!s) return;
+  auto start = std::chrono::steady_clock::now();
+  s->writers->drain();
+  s->record_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
+  if (s->counter == 0) return;  // recorded nothing: the index keeps no timing for it
+  double seconds = static_cast<double>(s->record_ns.load()) / 1e9;
+  auto ok = s->store->update([&](CaptureIndex& index) -> Expected<void> {
     for (auto& proc : index.processes)
-      if (proc.pid == c.pid && proc.started == s.started) proc.record_seconds = seconds;
+      if (proc.pid == getpid() && proc.started == s->started) proc.record_seconds = seconds;
     return {};
   });
   if (!ok) note(ok.error().message);
@@ -430,7 +482,7 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
     if (!cb->correlationData || !*cb->correlationData) return;
     t_inside = true;
     auto start = std::chrono::steady_clock::now();
-    on_exit(s, cb, start);
+    on_exit(s, cb);
     s.record_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
     t_inside = false;
     return;
@@ -473,6 +525,12 @@ int initialize() {
   s->plan = std::move(*plan);
   s->store.emplace(std::move(*store));
   s->command = command_line();
+  // A quarter of the cores (at most 4) compress and write while the program runs; at most
+  // a quarter of the memory (at most 8 GiB) of snapshots waits for them.
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  uint64_t memory = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
+  s->writers = std::make_unique<JobQueue>(std::clamp(cores / 4, 1u, 4u),
+                                          std::clamp<uint64_t>(memory / 4, 1ull << 30, 8ull << 30));
 
   CUpti_SubscriberHandle subscriber;
   CUptiResult r = cuptiSubscribe(&subscriber, on_callback, nullptr);
@@ -501,6 +559,7 @@ int initialize() {
         CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz})
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
   g_state = s;
+  std::atexit(finish_process);
   return 1;
 }
 
