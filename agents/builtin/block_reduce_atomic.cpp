@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <tuple>
+
 #include "agents/builtin/device_helpers.h"
 #include "agents/builtin/guarded_body.h"
 #include "agents/builtin/rewrite.h"
@@ -25,8 +27,10 @@ std::vector<Params> BlockReduceAtomic::candidates(const Subject& s) const {
   if (s.has(name()) || !single_uniform_add(a) || !guarded_body(a, s.source) || !a.loops.empty() || a.uses_sync)
     return {};
   std::vector<Params> out;
-  for (auto [block, per_sm] : {std::pair{256, 8}, {512, 4}, {256, 16}, {1024, 2}, {128, 16}})
-    out.push_back({{{"block", block}, {"blocks_per_sm", per_sm}}});
+  // ilp=4: four elements in flight per thread (the loads of one pass do not wait for each other).
+  for (auto [block, per_sm, ilp] :
+       {std::tuple{256, 8, 4}, {512, 4, 4}, {256, 8, 1}, {256, 16, 4}, {1024, 2, 4}, {512, 4, 1}, {128, 16, 1}})
+    out.push_back({{{"block", block}, {"blocks_per_sm", per_sm}, {"ilp", ilp}}});
   return out;
 }
 
@@ -46,18 +50,15 @@ Expected<Variant> BlockReduceAtomic::apply(const Subject& s, const Params& p) co
   std::string element = s.source.substr(static_cast<size_t>(body->begin), static_cast<size_t>(at->call.begin - body->begin)) +
                         fmt::format("{} += ({})", acc, at->value.text) +
                         s.source.substr(static_cast<size_t>(at->call.end), static_cast<size_t>(body->end - at->call.end));
-  const ThreadIndex& idx = *body->index;
-  std::string itype = declared_type(idx.statement.text, idx.var);
+  // Each thread adds its elements in the same order with or without ILP: i, i + stride, ...
+  std::string loop = grid_stride_loop(*body, a, element, indent, p.get_or("ilp", 1));
   std::string code = fmt::format(
       "{t} {acc} = static_cast<{t}>(0);\n"
-      "{ind}for ({it} {i} = blockIdx.x * blockDim.x + threadIdx.x; {i} < {n}; {i} += gridDim.x * blockDim.x) {{\n"
-      "{ind}  {element}\n"
-      "{ind}}}\n"
+      "{ind}{loop}"
       "{ind}{acc} = {reduce}({acc});\n"
       "{ind}if (threadIdx.x == 0) atomicAdd({addr}, {acc});",
-      fmt::arg("t", type), fmt::arg("acc", acc), fmt::arg("ind", indent), fmt::arg("it", itype), fmt::arg("i", idx.var),
-      fmt::arg("n", body->guard->bound.text), fmt::arg("element", indent_more(element, "  ")), fmt::arg("reduce", reduce),
-      fmt::arg("addr", at->address.text));
+      fmt::arg("t", type), fmt::arg("acc", acc), fmt::arg("ind", indent), fmt::arg("loop", loop),
+      fmt::arg("reduce", reduce), fmt::arg("addr", at->address.text));
   std::vector<Edit> edits = {{body->replace_begin, body->replace_end, code},
                              before_kernel(a, block_reduce_helper(reduce, type, ReduceOp::Sum))};
   auto source = apply_edits(s.source, edits);

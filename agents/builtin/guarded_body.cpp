@@ -1,5 +1,7 @@
 #include "agents/builtin/guarded_body.h"
 
+#include <fmt/format.h>
+
 #include "agents/builtin/rewrite.h"
 
 namespace stark::builtin {
@@ -35,6 +37,36 @@ std::optional<GuardedBody> guarded_body(const KernelAnalysis& a, const std::stri
     g.end = statement_end(source, g.guard->then_body.end);
   }
   return g;
+}
+
+std::string grid_stride_loop(const GuardedBody& body, const KernelAnalysis& a, const std::string& element,
+                             const std::string& indent, int64_t ilp) {
+  std::string itype = declared_type(body.index->statement.text, body.index->var);
+  if (ilp <= 1)
+    return fmt::format(
+        "for ({it} {i} = blockIdx.x * blockDim.x + threadIdx.x; {i} < {n}; {i} += gridDim.x * blockDim.x) {{\n"
+        "{ind}  {element}\n"
+        "{ind}}}\n",
+        fmt::arg("ind", indent), fmt::arg("it", itype), fmt::arg("i", body.index->var),
+        fmt::arg("n", body.guard->bound.text), fmt::arg("element", indent_more(element, "  ")));
+  // 64-bit positions: i + 3 * stride must not overflow the index's own type.
+  return fmt::format(
+      "auto {elem} = [&]({it} {i}) {{\n"
+      "{ind}  {element}\n"
+      "{ind}}};\n"
+      "{ind}const long long {stride} = static_cast<long long>(gridDim.x) * blockDim.x;\n"
+      "{ind}long long {pos} = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;\n"
+      "{ind}for (; {pos} + 3 * {stride} < static_cast<long long>({n}); {pos} += 4 * {stride}) {{\n"
+      "{ind}  {elem}(static_cast<{it}>({pos}));\n"
+      "{ind}  {elem}(static_cast<{it}>({pos} + {stride}));\n"
+      "{ind}  {elem}(static_cast<{it}>({pos} + 2 * {stride}));\n"
+      "{ind}  {elem}(static_cast<{it}>({pos} + 3 * {stride}));\n"
+      "{ind}}}\n"
+      "{ind}for (; {pos} < static_cast<long long>({n}); {pos} += {stride}) {elem}(static_cast<{it}>({pos}));\n",
+      fmt::arg("elem", helper_name(a.name, "element")), fmt::arg("stride", helper_name(a.name, "stride")),
+      fmt::arg("pos", helper_name(a.name, "position")), fmt::arg("ind", indent), fmt::arg("it", itype),
+      fmt::arg("i", body.index->var), fmt::arg("n", body.guard->bound.text),
+      fmt::arg("element", indent_more(element, "  ")));
 }
 
 }  // namespace stark::builtin

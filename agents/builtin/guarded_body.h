@@ -25,6 +25,15 @@ struct GuardedBody {
 /// or nullopt (with the reason in `why`).
 std::optional<GuardedBody> guarded_body(const KernelAnalysis& a, const std::string& source, std::string* why = nullptr);
 
+/// A grid-stride loop running `element` (per-element code using the body's
+/// index variable) for every index of the guard's range, ending in a newline;
+/// its first line goes at the caller's position, the others get `indent`.
+/// With ilp > 1 (4 is supported) a thread keeps four elements in flight: the
+/// element becomes a lambda called four times per pass, in the same order a
+/// plain grid-stride loop visits them, then a tail loop.
+std::string grid_stride_loop(const GuardedBody& body, const KernelAnalysis& a, const std::string& element,
+                             const std::string& indent, int64_t ilp);
+
 }  // namespace stark::builtin
 
 #endif  // STARK_AGENTS_BUILTIN_GUARDED_BODY_H

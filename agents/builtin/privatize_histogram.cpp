@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <regex>
+#include <tuple>
 
 #include "agents/builtin/guarded_body.h"
 #include "agents/builtin/rewrite.h"
@@ -52,7 +53,9 @@ std::vector<Params> PrivatizeHistogram::candidates(const Subject& s) const {
   if (s.has(name()) || a.uses_shared_memory || !a.loops.empty() || !find_table(a, s.source) || !guarded_body(a, s.source))
     return {};
   std::vector<Params> out;
-  for (auto [block, per_sm] : {std::pair{512, 4}, {256, 8}, {1024, 2}, {256, 16}}) out.push_back({{{"block", block}, {"blocks_per_sm", per_sm}}});
+  // ilp=4: four elements' loads in flight per thread before their shared-memory atomics.
+  for (auto [block, per_sm, ilp] : {std::tuple{512, 4, 4}, {512, 4, 1}, {256, 8, 4}, {1024, 2, 1}, {256, 16, 1}})
+    out.push_back({{{"block", block}, {"blocks_per_sm", per_sm}, {"ilp", ilp}}});
   return out;
 }
 
@@ -70,23 +73,20 @@ Expected<Variant> PrivatizeHistogram::apply(const Subject& s, const Params& p) c
   std::string element = s.source.substr(static_cast<size_t>(body->begin), static_cast<size_t>(at.call.begin - body->begin)) +
                         fmt::format("atomicAdd(&{}[{}], {})", local, table->index, at.value.text) +
                         s.source.substr(static_cast<size_t>(at.call.end), static_cast<size_t>(body->end - at.call.end));
-  const ThreadIndex& idx = *body->index;
   std::string code = fmt::format(
       "extern __shared__ unsigned char {raw}[];\n"
       "{ind}{t}* {tab} = reinterpret_cast<{t}*>({raw});\n"
       "{ind}for (int b = threadIdx.x; b < {size}; b += blockDim.x) {tab}[b] = static_cast<{t}>(0);\n"
       "{ind}__syncthreads();\n"
-      "{ind}for ({it} {i} = blockIdx.x * blockDim.x + threadIdx.x; {i} < {n}; {i} += gridDim.x * blockDim.x) {{\n"
-      "{ind}  {element}\n"
-      "{ind}}}\n"
+      "{ind}{loop}"
       "{ind}__syncthreads();\n"
       "{ind}for (int b = threadIdx.x; b < {size}; b += blockDim.x) {{\n"
       "{ind}  {t} count = {tab}[b];\n"
       "{ind}  if (count != static_cast<{t}>(0)) atomicAdd(&{base}[b], count);\n"
       "{ind}}}",
       fmt::arg("raw", raw), fmt::arg("ind", indent), fmt::arg("t", type), fmt::arg("tab", local),
-      fmt::arg("size", table->size), fmt::arg("it", declared_type(idx.statement.text, idx.var)), fmt::arg("i", idx.var),
-      fmt::arg("n", body->guard->bound.text), fmt::arg("element", indent_more(element, "  ")), fmt::arg("base", table->base));
+      fmt::arg("size", table->size), fmt::arg("loop", grid_stride_loop(*body, a, element, indent, p.get_or("ilp", 1))),
+      fmt::arg("base", table->base));
   // An early `return` in the per-element code would skip the flush that
   // needs every thread of the block.
   if (element.find("return") != std::string::npos) return Error{"privatize: the per-element code returns early"};

@@ -21,6 +21,11 @@ namespace stark::builtin {
 struct Params {
   std::map<std::string, int64_t> values;
   int64_t get(const std::string& key) const { return values.at(key); }
+  /// For knobs added later: a plan written before them still applies.
+  int64_t get_or(const std::string& key, int64_t fallback) const {
+    auto it = values.find(key);
+    return it == values.end() ? fallback : it->second;
+  }
   /// "block=256,k=8"
   std::string describe() const;
   static Expected<Params> parse(std::string_view text);
