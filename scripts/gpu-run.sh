@@ -6,7 +6,8 @@
 #     fills .device-harness/ (git-ignored): the header-only dependencies from
 #     /usr/include (nlohmann, fmt, CLI11, xxhash, zstd), googletest sources,
 #     and the manifest of examples/nnops scanned by STARK_EXE (default: the
-#     stark of build-harness-cli) with the same paths the GPU machine uses.
+#     stark of build-harness-cli; an unpacked bundle's bin/stark works) with the
+#     same paths the GPU machine uses.
 #
 # There, on the GPU machine (CUDA 13 + g++ + cmake + ninja only), from the
 # repository root, with .device-harness carried:
@@ -51,9 +52,19 @@ prepare() {
   grep -qx '/.device-harness/' .git/info/exclude 2>/dev/null || echo '/.device-harness/' >> .git/info/exclude
   # examples/nnops scanned with the paths the GPU machine will use:
   # STARK's package in /tmp/stark-prefix, the build tree in /tmp/nnops-build.
-  local build=$root/build-harness
-  cmake -S . -B "$build" -G Ninja -DSTARK_WITH_CLANG=OFF >/dev/null
-  cmake --install "$build" --prefix /tmp/stark-prefix >/dev/null
+  # STARK's package: the one installed beside STARK_EXE (an unpacked bundle),
+  # else a build of the harness installed.
+  local prefix
+  prefix=$(dirname "$(dirname "$(realpath "$stark")")")
+  rm -rf /tmp/stark-prefix
+  if [[ -f $prefix/lib/cmake/STARK/STARKConfig.cmake ]]; then
+    cp -r "$prefix" /tmp/stark-prefix
+  else
+    local build=$root/build-harness
+    cmake -S . -B "$build" -G Ninja -DSTARK_WITH_CLANG=OFF -DSTARK_BUILD_TESTS=OFF >/dev/null
+    cmake --build "$build" >/dev/null
+    cmake --install "$build" --prefix /tmp/stark-prefix >/dev/null
+  fi
   rm -rf /tmp/nnops-build
   cmake -S examples/nnops -B /tmp/nnops-build -G Ninja -DCMAKE_PREFIX_PATH=/tmp/stark-prefix >/dev/null
   "$stark" scan -p /tmp/nnops-build --target nnops -o "$carry/nnops-manifest.json"
