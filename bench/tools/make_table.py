@@ -7,6 +7,7 @@
 problems.json  bench_shapes' output: name, kernel_id, shape, bytes, flops
 roofline.json  bench_roofline's output: copy_bytes_per_s, fp32_flops_per_s (without it: no % column figures)
 runs.tsv       one line per `stark optimize` run: RESULT_JSON<TAB>WALL_SECONDS<TAB>EXIT_CODE
+               (RESULT_JSON relative to the folder of runs.tsv, or absolute)
                (a run's wall time is split evenly over the kernels of its result)
 torch.json     torch_times.py's output; vendor.json: bench_vendor_times' output
 
@@ -45,6 +46,9 @@ def read_runs(path):
             if not line.strip():
                 continue
             result_path, wall, code = line.rstrip("\n").split("\t")[:3]
+            # Relative paths are the run folder's (runs.tsv sits at its top), so a committed run regenerates.
+            if not os.path.isabs(result_path):
+                result_path = os.path.join(os.path.dirname(os.path.abspath(path)), result_path)
             result = load(result_path) if os.path.exists(result_path) else None
             kernels = result["kernels"] if result else []
             if not kernels:

@@ -12,7 +12,8 @@ set -uo pipefail
 out=$(realpath -m "${1:?output folder}")
 budget=${2:-12}
 per_kernel=${3:-40}
-# OPT_KERNELS="ID ..." limits the runs to these kernels (a shorter device call).
+# OPT_KERNELS="ID ..." limits the runs to these kernels, OPT_ONLY=1 stops after
+# the first optimize and its report (shorter device calls).
 kflags=()
 for k in ${OPT_KERNELS:-}; do kflags+=(--kernel "$k"); done
 bundle=$(realpath .device)
@@ -39,6 +40,11 @@ run() { "$@" || { echo "FAILED ($?): $*"; status=1; }; }
   run /usr/bin/time -v /tmp/stark/bin/stark optimize -p /tmp/nnops-build --target nnops --budget "$budget" \
     --time-limit "$per_kernel" "${kflags[@]}" --out /tmp/result -- /tmp/nnops-build/tests/nnops_tests
   cp /tmp/result/result.json "$out/result.json"  # now: the device call may be cut before the end
+  if [[ -n ${OPT_ONLY:-} ]]; then  # the search and its report only (a shorter device call)
+    run /tmp/stark/bin/stark report --result /tmp/result --format md -o "$out/report.md"
+    echo "optimize-run: OPT_ONLY: stopped after the first optimize"
+    exit $status
+  fi
   step "incremental run (issue 9): the same optimize again, nothing changed: no search, every kernel a cache hit"
   # Later runs reuse the captures of the first (no test command after --).
   again() {  # $1: result folder; prints the wall time and each kernel's cache state
