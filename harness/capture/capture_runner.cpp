@@ -158,20 +158,22 @@ int run_capture(const Manifest& manifest, CaptureOptions o, const Printer& out) 
   int exit = 0;
   size_t loaded = index->processes.size() - std::min(index->processes.size(), processes_before);
   std::map<std::string, int> bad_status;
-  double callbacks = 0;  // where capturing costs time, for users and the overhead benchmark
+  double held = 0, exit_wait = 0;  // where capturing costs time, for users and the overhead benchmark
   int timed = 0;
   for (size_t i = processes_before; i < index->processes.size(); ++i) {
     const CaptureProcess& proc = index->processes[i];
     if (proc.status != "ok") ++bad_status[proc.status];
     if (proc.record_seconds) {
-      callbacks += *proc.record_seconds;
+      held += *proc.record_seconds;
+      exit_wait += proc.exit_wait_seconds.value_or(0);
       ++timed;
     }
   }
   for (const auto& [status, n] : bad_status) out.warning(fmt::format("{} process{}: {}", n, n == 1 ? "" : "es", status));
-  out.note(fmt::format("timing: module variables found in {:.1f} s (nvcc on each kernel's unit); the launch callbacks "
-                       "took {:.1f} s in all across {} process{} (snapshots, hashing, compression, writes)",
-                       compile_seconds, callbacks, timed, timed == 1 ? "" : "es"));
+  out.note(fmt::format("timing: module variables found in {:.1f} s (nvcc on each kernel's unit); capturing held {} "
+                       "process{} up {:.1f} s in all: {:.1f} s in launch callbacks (stream waits, copies to the "
+                       "host, waits for room in the writers' queue), {:.1f} s waiting at exit for the writers (hashing, compression, disk)",
+                       compile_seconds, timed, timed == 1 ? "" : "es", held, held - exit_wait, exit_wait));
 
   int with_inputs = 0;
   for (const auto& k : manifest.kernels) {

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "harness/capture/capture_plan.h"
+#include "harness/capture/host_buffers.h"
 #include "harness/capture/job_queue.h"
 #include "harness/common/cuda_driver.h"
 #include "harness/store/capture_store.h"
@@ -41,20 +42,13 @@
 namespace stark::harness {
 namespace {
 
-/// Host memory a snapshot is copied into (not zero-filled first: the copy
-/// overwrites every byte).
-struct HostCopy {
-  std::unique_ptr<char[]> data;
-  size_t size = 0;
-  explicit HostCopy(size_t n) : data(new char[n]), size(n) {}
-  std::string_view view() const { return {data.get(), size}; }
-};
-
 /// One launch being recorded, from its API entry until its snapshots are stored.
 struct Pending {
   const PlanInstantiation* plan = nullptr;
   Capture capture;
   std::vector<CUdeviceptr> bases;
+  // Reached through a pointer to non-const: only these are copied back after the launch.
+  std::vector<bool> writable;
   std::vector<HostCopy> before, after;
   std::vector<std::pair<CUdeviceptr, size_t>> global_addrs;
   std::vector<std::string> global_names;
@@ -90,6 +84,7 @@ struct State {
   std::atomic<int64_t> record_ns{0};  // time the program was held up: callbacks, waiting for the writers
   std::vector<Capture> queued;     // handed to the writers, not in the index yet (for admission)
   std::unique_ptr<JobQueue> writers;
+  std::unique_ptr<HostBufferPool> buffers;
 };
 
 State* g_state = nullptr;
@@ -303,9 +298,11 @@ void on_enter(State& s, const CUpti_CallbackData* cb, const PlanInstantiation& p
         if (index < 0) {
           index = static_cast<int>(p->bases.size());
           p->bases.push_back(base);
+          p->writable.push_back(false);
           sizes.push_back(size);
           c.buffers.push_back({size, parse_dtype(ps.type).name(), managed ? "managed" : "device", "", std::nullopt});
         }
+        if (!ps.is_const) p->writable[static_cast<size_t>(index)] = true;
         a.buffer = index;
         a.offset = ptr - base;
       }
@@ -346,7 +343,7 @@ void on_enter(State& s, const CUpti_CallbackData* cb, const PlanInstantiation& p
   // Snapshot before: wait for the launch's stream only, then copy on it.
   if (cu.cuStreamSynchronize(l.stream) != CUDA_SUCCESS) return;
   for (size_t b = 0; b < p->bases.size(); ++b) {
-    HostCopy data(sizes[b]);
+    HostCopy data = s.buffers->take(sizes[b]);
     if (cu.cuMemcpyDtoHAsync(data.data.get(), p->bases[b], sizes[b], l.stream) != CUDA_SUCCESS)
       return refuse(s, plan.kernel, plan.mangled, "the driver refused to copy an argument's memory");
     p->before.push_back(std::move(data));
@@ -359,7 +356,7 @@ void on_enter(State& s, const CUpti_CallbackData* cb, const PlanInstantiation& p
         // made-up data: no capture rather than an unfaithful one.
         return refuse(s, plan.kernel, plan.mangled,
                       fmt::format("its module variable '{}' could not be read: {}", name, g.error().message));
-      HostCopy data(g->second);
+      HostCopy data = s.buffers->take(g->second);
       if (cu.cuMemcpyDtoHAsync(data.data.get(), g->first, g->second, l.stream) != CUDA_SUCCESS)
         return refuse(s, plan.kernel, plan.mangled, fmt::format("the driver refused to copy module variable '{}'", name));
       p->global_addrs.push_back(*g);
@@ -390,8 +387,12 @@ void store_capture(State& s, Pending& p) {
   auto stored = [&]() -> bool {
     for (size_t b = 0; b < p.bases.size(); ++b) {
       auto before = put(p.before[b]);
-      auto after = put(p.after[b]);
-      if (!before || !after) return false;
+      if (!before) return false;
+      // A buffer only read through pointers to const: its after-state is its before-state
+      // (the worker's replay of the original would show a kernel that casts const away).
+      auto after = p.writable[b] ? put(p.after[b]) : before;
+      if (!p.writable[b]) c.bytes += p.before[b].size;
+      if (!after) return false;
       c.buffers[b].before = *before;
       c.buffers[b].after = *after;
     }
@@ -428,11 +429,11 @@ void on_exit(State& s, const CUpti_CallbackData* cb) {
     if (CUresult r = cu.cuStreamSynchronize(p->stream); r != CUDA_SUCCESS)
       return refuse(s, c.kernel, c.mangled, fmt::format("a launch failed while being captured: {}", cu.describe(r)));
     for (size_t b = 0; b < p->bases.size(); ++b) {
-      p->after.emplace_back(c.buffers[b].size);
-      cu.cuMemcpyDtoHAsync(p->after.back().data.get(), p->bases[b], c.buffers[b].size, p->stream);
+      p->after.push_back(p->writable[b] ? s.buffers->take(c.buffers[b].size) : HostCopy{});
+      if (p->writable[b]) cu.cuMemcpyDtoHAsync(p->after.back().data.get(), p->bases[b], c.buffers[b].size, p->stream);
     }
     for (const auto& [g, size] : p->global_addrs) {
-      p->globals_after.emplace_back(size);
+      p->globals_after.push_back(s.buffers->take(size));
       cu.cuMemcpyDtoHAsync(p->globals_after.back().data.get(), g, size, p->stream);
     }
     if (cu.cuStreamSynchronize(p->stream) != CUDA_SUCCESS) return;
@@ -445,21 +446,26 @@ void on_exit(State& s, const CUpti_CallbackData* cb) {
   // Outside the lock: a full queue waits for writers, which take the lock when they finish.
   uint64_t bytes = p->bytes();
   std::shared_ptr<Pending> job(std::move(p));
-  s.writers->submit(bytes, [&s, job] { store_capture(s, *job); });
+  s.writers->submit(bytes, [&s, job] {
+    store_capture(s, *job);
+    for (auto* list : {&job->before, &job->after, &job->globals_before, &job->globals_after})
+      for (auto& h : *list) s.buffers->give(std::move(h));
+  });
 }
 
 /// At exit: waits for the writers, then records what capturing cost this process.
 void finish_process() {
   State* s = g_state;
   if (!s) return;
-  auto start = std::chrono::steady_clock::now();
-  s->writers->drain();
-  s->record_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
+  double exit_wait = s->writers->drain();
   if (s->counter == 0) return;  // recorded nothing: the index keeps no timing for it
-  double seconds = static_cast<double>(s->record_ns.load()) / 1e9;
+  double seconds = static_cast<double>(s->record_ns.load()) / 1e9 + exit_wait;
   auto ok = s->store->update([&](CaptureIndex& index) -> Expected<void> {
     for (auto& proc : index.processes)
-      if (proc.pid == getpid() && proc.started == s->started) proc.record_seconds = seconds;
+      if (proc.pid == getpid() && proc.started == s->started) {
+        proc.record_seconds = seconds;
+        proc.exit_wait_seconds = exit_wait;
+      }
     return {};
   });
   if (!ok) note(ok.error().message);
@@ -529,8 +535,9 @@ int initialize() {
   // a quarter of the memory (at most 8 GiB) of snapshots waits for them.
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   uint64_t memory = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
-  s->writers = std::make_unique<JobQueue>(std::clamp(cores / 4, 1u, 4u),
-                                          std::clamp<uint64_t>(memory / 4, 1ull << 30, 8ull << 30));
+  uint64_t queued = std::clamp<uint64_t>(memory / 4, 1ull << 30, 8ull << 30);
+  s->writers = std::make_unique<JobQueue>(std::clamp(cores / 4, 1u, 4u), queued);
+  s->buffers = std::make_unique<HostBufferPool>(queued / 2);
 
   CUpti_SubscriberHandle subscriber;
   CUptiResult r = cuptiSubscribe(&subscriber, on_callback, nullptr);
@@ -545,7 +552,7 @@ int initialize() {
   }
   s->started = utc_now();
   (void)s->store->update([&](CaptureIndex& index) -> Expected<void> {
-    index.processes.push_back({getpid(), s->command, s->started, status, std::nullopt});
+    index.processes.push_back({getpid(), s->command, s->started, status, std::nullopt, std::nullopt});
     return {};
   });
   if (status != "ok") {

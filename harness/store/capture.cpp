@@ -148,6 +148,7 @@ void from_json(const json& j, Refusal& r) {
 void to_json(json& j, const CaptureProcess& p) {
   j = {{"pid", p.pid}, {"command", p.command}, {"started", p.started}, {"status", p.status}};
   if (p.record_seconds) j["record_seconds"] = *p.record_seconds;
+  if (p.exit_wait_seconds) j["exit_wait_seconds"] = *p.exit_wait_seconds;
 }
 void from_json(const json& j, CaptureProcess& p) {
   p = {};
@@ -156,6 +157,7 @@ void from_json(const json& j, CaptureProcess& p) {
   p.started = j.value("started", "");
   p.status = j.value("status", "ok");
   if (j.contains("record_seconds")) p.record_seconds = j["record_seconds"].get<double>();
+  if (j.contains("exit_wait_seconds")) p.exit_wait_seconds = j["exit_wait_seconds"].get<double>();
 }
 
 void to_json(json& j, const CaptureIndex& i) {

@@ -94,10 +94,11 @@ struct CaptureProcess {
   std::string command;
   std::string started;
   std::string status = "ok";  // "ok", or why nothing could be recorded in it
-  /// Seconds the process spent inside the capture's launch callbacks
-  /// (snapshots, hashing, compression, writes) up to its last recorded
-  /// launch: what capturing cost it. Absent when it recorded nothing.
+  /// Seconds capturing held the process up (launch callbacks, waits for the
+  /// background writers): what capturing cost it. Absent when it recorded nothing.
   std::optional<double> record_seconds;
+  /// Of record_seconds, the wait for the writers when the process exited.
+  std::optional<double> exit_wait_seconds;
   bool operator==(const CaptureProcess&) const = default;
 };
 

@@ -88,7 +88,7 @@ TEST(CaptureStore, IndexRoundTripAndRefusalCounting) {
     index.captures.push_back(c);
     index.add_refusal({"k", "_Z1kv", "pointer in struct", 1, "t1"});
     index.add_refusal({"k", "_Z1kv", "pointer in struct", 1, "t2"});
-    index.processes.push_back({42, "test_ops", utc_now(), "ok", 0.5});
+    index.processes.push_back({42, "test_ops", utc_now(), "ok", 0.5, 0.25});
     return {};
   }));
   auto index = store->read_index();
@@ -101,6 +101,7 @@ TEST(CaptureStore, IndexRoundTripAndRefusalCounting) {
   EXPECT_EQ(index->for_kernel("src/ops.cu:saxpy").size(), 1u);
   ASSERT_EQ(index->processes.size(), 1u);
   EXPECT_EQ(index->processes[0].record_seconds, 0.5);
+  EXPECT_EQ(index->processes[0].exit_wait_seconds, 0.25);
 
   // A failing update writes nothing.
   auto failed = store->update([](CaptureIndex& i) -> Expected<void> {
