@@ -19,7 +19,8 @@
 #        replays every captured kernel against itself (stark-harness eval),
 #        measures the capture overhead
 #     4. runs the benchmarks (evaluations per minute, timing spread)
-#   and writes its logs to OUT_DIR (at most 8 files). GPU_RUN_TESTS_ONLY=1 stops
+#   and writes its logs to OUT_DIR (at most 8 files). GPU_RUN_CAPTURE_ONLY=1
+#   skips the throughput and spread benchmarks. GPU_RUN_TESTS_ONLY=1 stops
 #   after step 2. Each step has a time
 #   limit so the whole run ends within 9 minutes.
 set -uo pipefail
@@ -174,20 +175,22 @@ caps = ", ".join(f"{c['id']}: {c.get('baseline_us', {}).get('median', 0):.1f}/{c
 print(f"    {e['kernel']}: {e['verdict']}, speedup {e.get('speedup')}, {e['reason'][:200]} [{caps}]")
 PY
 done
-step "bench_eval_throughput" 180 "$out/bench.log" $build/harness/bench_eval_throughput
-grep -E "evaluations/minute|GPU:" "$out/bench.log" >>"$summary"
-# Evaluations per minute with 1, 2, ... GPUs (the local executor, one worker per GPU).
-# With one GPU it only repeats what bench_eval_throughput measured: GPU_RUN_MULTI=1 runs it anyway.
-gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
-if ((gpus > 1)) || [[ -n ${GPU_RUN_MULTI:-} ]]; then
-  step "bench_multi_gpu" 120 "$out/bench.log" $build/harness/bench_multi_gpu --gpus "$(seq -s, 1 $((gpus < 1 ? 1 : gpus)))"
-  grep -E "evaluations/minute, |^GPU:.*executor" "$out/bench.log" >>"$summary"
-else
-  say "SKIP  bench_multi_gpu (one GPU; GPU_RUN_MULTI=1 runs it)"
+# GPU_RUN_CAPTURE_ONLY=1: of the benchmarks, only the capture overhead (a short call after a capture change).
+if [[ -z ${GPU_RUN_CAPTURE_ONLY:-} ]]; then
+  step "bench_eval_throughput" 180 "$out/bench.log" $build/harness/bench_eval_throughput
+  grep -E "evaluations/minute|GPU:" "$out/bench.log" >>"$summary"
+  # Evaluations per minute with 1, 2, ... GPUs (the local executor, one worker per GPU).
+  # With one GPU it only repeats what bench_eval_throughput measured: GPU_RUN_MULTI=1 runs it anyway.
+  gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+  if ((gpus > 1)) || [[ -n ${GPU_RUN_MULTI:-} ]]; then
+    step "bench_multi_gpu" 120 "$out/bench.log" $build/harness/bench_multi_gpu --gpus "$(seq -s, 1 $((gpus < 1 ? 1 : gpus)))"
+    grep -E "evaluations/minute, |^GPU:.*executor" "$out/bench.log" >>"$summary"
+  else
+    say "SKIP  bench_multi_gpu (one GPU; GPU_RUN_MULTI=1 runs it)"
+  fi
+  step "bench_timing_cv" 120 "$out/bench.log" $build/harness/bench_timing_cv --repeats 6
+  grep -E "=>|on NVIDIA" "$out/bench.log" >>"$summary"
 fi
-step "bench_timing_cv" 120 "$out/bench.log" $build/harness/bench_timing_cv --repeats 6
-grep -E "=>|on NVIDIA" "$out/bench.log" >>"$summary"
-
 
 step "capture overhead" 240 "$out/bench.log" $build/harness/bench_capture_overhead --manifest "$carry/nnops-manifest.json" \
   --runs 2 -- ctest --test-dir /tmp/nnops-build -j8

@@ -2,6 +2,10 @@
 
 namespace stark::harness {
 
+HostCopy HostCopy::heap(size_t n) {
+  return HostCopy{std::unique_ptr<char, HostFree>(new char[n], HostFree{[](char* p) { delete[] p; }}), n};
+}
+
 HostCopy HostBufferPool::take(size_t n) {
   {
     std::lock_guard lock(mutex_);
@@ -13,13 +17,17 @@ HostCopy HostBufferPool::take(size_t n) {
       return c;
     }
   }
-  return HostCopy{std::unique_ptr<char[]>(new char[n]), n};
+  if (allocate_) {
+    HostCopy c = allocate_(n);
+    if (c.data) return c;
+  }
+  return HostCopy::heap(n);
 }
 
 void HostBufferPool::give(HostCopy buffer) {
   if (!buffer.data || buffer.size == 0) return;
   std::lock_guard lock(mutex_);
-  if (kept_ + buffer.size > max_bytes_) return;  // freed here
+  if (kept_ + buffer.size > max_bytes_ && !buffer.data.get_deleter().pinned) return;  // freed here
   kept_ += buffer.size;
   free_.emplace(buffer.size, std::move(buffer.data));
 }

@@ -24,10 +24,48 @@ TEST(HostBufferPool, KeepsAtMostItsBudget) {
   HostBufferPool pool(10000);
   pool.give(pool.take(6000));
   pool.give(pool.take(3000));
-  pool.give(HostCopy{std::unique_ptr<char[]>(new char[6000]), 6000});  // would pass 10000: freed
+  pool.give(HostCopy::heap(6000));  // would pass 10000: freed
   EXPECT_EQ(pool.kept_bytes(), 9000u);
   pool.give(HostCopy{});  // nothing to keep
   EXPECT_EQ(pool.kept_bytes(), 9000u);
+}
+
+TEST(HostBufferPool, KeepsPinnedBuffersBeyondItsBudget) {
+  static int released = 0;
+  HostBufferPool pool(100);
+  pool.give(HostCopy{std::unique_ptr<char, HostFree>(new char[500], HostFree{[](char* p) {
+                       ++released;
+                       delete[] p;
+                     }, true}),
+                     500});
+  EXPECT_EQ(released, 0);
+  EXPECT_EQ(pool.kept_bytes(), 500u);
+}
+
+TEST(HostBufferPool, NewBuffersComeFromItsAllocatorElseTheHeap) {
+  static int released = 0;
+  int allocated = 0;
+  {
+    HostBufferPool pool(1 << 20, [&](size_t n) {
+      if (n > 1000) return HostCopy{};  // this allocator fails for large buffers
+      ++allocated;
+      return HostCopy{std::unique_ptr<char, HostFree>(new char[n], HostFree{[](char* p) {
+                        ++released;
+                        delete[] p;
+                      }}),
+                      n};
+    });
+    HostCopy small = pool.take(100);
+    HostCopy large = pool.take(5000);
+    EXPECT_EQ(allocated, 1);
+    ASSERT_TRUE(large.data);  // from the heap
+    EXPECT_EQ(large.size, 5000u);
+    pool.give(std::move(small));
+    HostCopy again = pool.take(100);  // kept: the allocator is not asked
+    EXPECT_EQ(allocated, 1);
+    EXPECT_EQ(released, 0);
+  }
+  EXPECT_EQ(released, 1);  // its own free, once
 }
 
 }  // namespace
