@@ -90,30 +90,6 @@ struct State {
 State* g_state = nullptr;
 thread_local bool t_inside = false;
 
-// Page-locked snapshot memory: device-to-host copies into it run at the bus's
-// speed, where pageable memory is staged by the driver (about 2 GB/s on the
-// H200 machine). At most kPinnedBytes of it per process; beyond, the heap.
-constexpr uint64_t kPinnedBytes = 4ull << 30;
-std::atomic<uint64_t> g_pinned_bytes{0};
-
-void release_pinned(char* p) {
-  if (g_state && g_state->cu) g_state->cu->cuMemFreeHost(p);
-}
-
-/// Called in a launch callback, where the launch's context is current.
-HostCopy allocate_pinned(size_t n) {
-  if (!g_state || !g_state->cu || g_pinned_bytes.fetch_add(n) + n > kPinnedBytes) {
-    g_pinned_bytes -= n;
-    return {};
-  }
-  void* p = nullptr;
-  if (g_state->cu->cuMemAllocHost(&p, n) != CUDA_SUCCESS) {
-    g_pinned_bytes -= n;
-    return {};
-  }
-  return HostCopy{std::unique_ptr<char, HostFree>(static_cast<char*>(p), HostFree{release_pinned, true}), n};
-}
-
 std::string command_line() {
   std::ifstream in("/proc/self/cmdline", std::ios::binary);
   std::stringstream ss;
@@ -561,7 +537,7 @@ int initialize() {
   uint64_t memory = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
   uint64_t queued = std::clamp<uint64_t>(memory / 4, 1ull << 30, 8ull << 30);
   s->writers = std::make_unique<JobQueue>(std::clamp(cores / 4, 1u, 4u), queued);
-  s->buffers = std::make_unique<HostBufferPool>(queued / 2, allocate_pinned);
+  s->buffers = std::make_unique<HostBufferPool>(queued / 2);
 
   CUpti_SubscriberHandle subscriber;
   CUptiResult r = cuptiSubscribe(&subscriber, on_callback, nullptr);
