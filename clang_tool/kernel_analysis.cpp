@@ -10,6 +10,7 @@
 
 #include <regex>
 #include <set>
+#include <tuple>
 
 #include "clang_tool/patched_unit.h"
 
@@ -175,22 +176,23 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
 
   bool VisitArraySubscriptExpr(ArraySubscriptExpr* a) {
     const auto* base = dyn_cast<DeclRefExpr>(a->getBase()->IgnoreParenImpCasts());
-    const auto* param = base ? dyn_cast<ParmVarDecl>(base->getDecl()) : nullptr;
-    if (!param) return true;
+    const auto* var = base ? dyn_cast<VarDecl>(base->getDecl()) : nullptr;
+    if (!var || !var->getType()->isPointerType()) return true;
     Access acc;
-    acc.base = param->getNameAsString();
+    acc.base = var->getNameAsString();
+    acc.const_pointee = var->getType()->getPointeeType().isConstQualified();
     acc.index = snip(a->getIdx()->getSourceRange());
     acc.expr = snip(a->getSourceRange());
     acc.loop = loops_.empty() ? -1 : loops_.back();
-    pending_accesses_.push_back({a, acc});
+    pending_accesses_.push_back({a, acc, !isa<ParmVarDecl>(var)});
     return true;
   }
 
   void finish() {
-    for (auto& [expr, acc] : pending_accesses_) {
+    for (auto& [expr, acc, local] : pending_accesses_) {
       acc.write = written_.count(expr) > 0;
       if (acc.write && acc.loop >= 0) out_.loops[static_cast<size_t>(acc.loop)].writes_memory = true;
-      out_.accesses.push_back(acc);
+      (local ? out_.local_accesses : out_.accesses).push_back(acc);
     }
   }
 
@@ -319,7 +321,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   std::vector<int> loops_;
   std::set<const VarDecl*> index_vars_;
   std::set<const Expr*> written_;
-  std::vector<std::pair<const Expr*, Access>> pending_accesses_;
+  std::vector<std::tuple<const Expr*, Access, bool>> pending_accesses_;  // bool: a local pointer
 };
 
 /// Finds the kernel's definition in the patch and analyses it.

@@ -77,13 +77,15 @@ struct AtomicCall {
   int loop = -1;         // innermost enclosing loop
 };
 
-/// One `p[index]` of a pointer parameter.
+/// One `p[index]` of a pointer parameter (accesses), or of a local pointer
+/// variable such as `const float* in = x + row * cols` (local_accesses).
 struct Access {
-  std::string base;  // parameter name
+  std::string base;  // parameter or local variable name
   Snippet index;
   Snippet expr;      // p[index]
   bool write = false;
   int loop = -1;
+  bool const_pointee = false;  // declared as a pointer to const
 };
 
 /// A call to a math function that has a fast intrinsic (expf -> __expf).
@@ -103,6 +105,7 @@ struct KernelAnalysis {
   std::vector<Loop> loops;
   std::vector<AtomicCall> atomics;
   std::vector<Access> accesses;
+  std::vector<Access> local_accesses;
   std::vector<MathCall> math;
   std::vector<Snippet> top_statements;  // the body's statements, in order
   std::vector<std::string> locals;      // names declared at the body's top level

@@ -3,6 +3,7 @@
 #include "agents/builtin/block_reduce_atomic.h"
 #include "agents/builtin/polish.h"
 #include "agents/builtin/privatize_histogram.h"
+#include "agents/builtin/row_cache.h"
 #include "agents/builtin/row_cooperative.h"
 #include "agents/builtin/tile_matmul.h"
 #include "agents/builtin/tile_transpose.h"
@@ -16,6 +17,7 @@ const std::vector<std::unique_ptr<Strategy>>& catalogue() {
     v.push_back(std::make_unique<BlockReduceAtomic>());
     v.push_back(std::make_unique<PrivatizeHistogram>());
     v.push_back(std::make_unique<RowCooperative>());
+    v.push_back(std::make_unique<RowCache>());
     v.push_back(std::make_unique<TileTranspose>());
     v.push_back(std::make_unique<TileMatmul>());
     v.push_back(std::make_unique<Vectorize>());
@@ -36,7 +38,7 @@ const Strategy* find_strategy(std::string_view name) {
 }
 
 bool is_structural(const Strategy& s) {
-  for (std::string_view n : {"block-reduce", "privatize", "block-per-row", "tile-transpose", "tile-matmul", "vectorize"})
+  for (std::string_view n : {"block-reduce", "privatize", "block-per-row", "row-cache", "tile-transpose", "tile-matmul", "vectorize"})
     if (s.name() == n) return true;
   return false;
 }

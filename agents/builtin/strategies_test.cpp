@@ -2,9 +2,11 @@
 // nnops): each kernel gets the strategy made for its pattern, and every
 // strategy's output passes the clang variant check and compiles with nvcc
 // for sm_90 and for the project's own architectures.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <map>
+#include <tuple>
 
 #include "agents/builtin/builtin_team.h"
 #include "agents/builtin/catalogue.h"
@@ -201,6 +203,57 @@ TEST_F(Strategies, GridStrideLoopsKeepFourElementsInFlight) {
   ASSERT_TRUE(plain.value) << plain.value.error().message;
   EXPECT_EQ(count(plain.value->source, "_element("), 0u) << plain.value->source;
   EXPECT_NE(plain.value->source.find("+= gridDim.x * blockDim.x"), std::string::npos) << plain.value->source;
+}
+
+TEST_F(Strategies, RowCacheKeepsTheRowInRegistersAcrossPasses) {
+  BuiltinTeam team(manifest_->source_root, setup());
+  ClangVariantValidator validator(setup(), manifest_->source_root);
+  harness::CompileService compiler({fs::temp_directory_path() / "stark_strategies_test_cache", 0, STARK_NVCC_PATH});
+  auto count = [](const std::string& text, const std::string& what) {
+    size_t n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  // reads: subscripts of the row in the kernel's passes (layer norm's variance pass reads it twice).
+  for (auto [id, block, reads] : {std::tuple{"src/softmax.cu:nnops::softmax_rows_kernel", "block-per-row(block=1024)", 3},
+                                  {"src/layernorm.cu:nnops::layer_norm_kernel", "block-per-row(block=128)", 4}}) {
+    const Kernel& k = kernel(id);
+    auto original = team.options(k, source(k), {}, kH200);
+    ASSERT_TRUE(original);
+    for (const auto& l : *original) EXPECT_NE(l.rfind("row-cache", 0), 0u) << id << ": " << l;  // needs strided loops
+
+    auto rows = code(team, k, block);
+    ASSERT_TRUE(rows.value) << id << ": " << rows.value.error().message;
+    auto options = team.options(k, rows.value->source, rows.value->launch, kH200);
+    ASSERT_TRUE(options) << options.error().message;
+    ASSERT_FALSE(options->empty());
+    EXPECT_EQ(options->front(), "row-cache(per_thread=8)") << ::testing::PrintToString(*options);
+
+    KernelBrief brief;
+    brief.kernel = &k;
+    brief.gpu = kH200;
+    SearchNode root, node;
+    root.variant = Variant{k.id, source(k), {}};
+    node.id = 1;
+    node.parent = 0;
+    node.strategy = block;
+    node.variant = *rows.value;
+    auto cached = team.code(CodeInput{&brief, &node, &root, {}, {}, Plan{"row-cache(per_thread=8)", "", {}}});
+    ASSERT_TRUE(cached.value) << id << ": " << cached.value.error().message;
+    const Variant& v = *cached.value;
+    EXPECT_EQ(v.launch.block, rows.value->launch.block);
+    std::string name = std::string(id).substr(std::string(id).rfind(':') + 1);
+    // The load into the array, then every pass reads the array.
+    EXPECT_EQ(count(v.source, fmt::format("stark_{}_row[stark_{}_k]", name, name)), static_cast<size_t>(1 + reads))
+        << v.source;
+    auto valid = validator.validate(k, v);
+    EXPECT_TRUE(valid) << id << ": " << valid.error().message << "\n" << v.source;
+    auto built = compiler.compile({&k, manifest_->source_root, v.source, "90", harness::CompileMode::Ptx, std::nullopt});
+    ASSERT_TRUE(built && built->ok) << id << ":\n" << (built ? built->log : built.error().message) << "\n" << v.source;
+    auto ptx = read_file(built->output);
+    ASSERT_TRUE(ptx);
+    EXPECT_EQ(ptx->find(".local"), std::string::npos) << id << ": the row array spilled to local memory";
+  }
 }
 
 }  // namespace
