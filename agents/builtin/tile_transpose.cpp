@@ -82,23 +82,27 @@ Expected<Variant> TileTranspose::apply(const Subject& s, const Params& p) const 
   std::string ind = indentation_at(s.source, c->begin);
   std::string xt = declared_type(c->x->statement.text, c->x->var), yt = declared_type(c->y->statement.text, c->y->var);
   // Phase 1 reads a 32x32 tile along x; phase 2 writes it along y. The
-  // original index names and expressions are reused in both phases.
+  // original index names and expressions are reused in both phases. The
+  // block is 32 x R with R a constant of the variant, so both loops unroll
+  // fully and a thread's 32 / R loads are all in flight at once.
   std::string code = fmt::format(
       "__shared__ {t} {tile}[32][33];\n"
-      "{ind}for (int stark_j = threadIdx.y; stark_j < 32; stark_j += blockDim.y) {{\n"
+      "{ind}#pragma unroll\n"
+      "{ind}for (int stark_j = 0; stark_j < 32; stark_j += {R}) {{\n"
       "{ind}  {xt} {x} = blockIdx.x * 32 + threadIdx.x;\n"
-      "{ind}  {yt} {y} = blockIdx.y * 32 + stark_j;\n"
-      "{ind}  if ({x} < {W} && {y} < {H}) {tile}[stark_j][threadIdx.x] = {read};\n"
+      "{ind}  {yt} {y} = blockIdx.y * 32 + threadIdx.y + stark_j;\n"
+      "{ind}  if ({x} < {W} && {y} < {H}) {tile}[threadIdx.y + stark_j][threadIdx.x] = {read};\n"
       "{ind}}}\n"
       "{ind}__syncthreads();\n"
-      "{ind}for (int stark_j = threadIdx.y; stark_j < 32; stark_j += blockDim.y) {{\n"
-      "{ind}  {xt} {x} = blockIdx.x * 32 + stark_j;\n"
+      "{ind}#pragma unroll\n"
+      "{ind}for (int stark_j = 0; stark_j < 32; stark_j += {R}) {{\n"
+      "{ind}  {xt} {x} = blockIdx.x * 32 + threadIdx.y + stark_j;\n"
       "{ind}  {yt} {y} = blockIdx.y * 32 + threadIdx.x;\n"
-      "{ind}  if ({x} < {W} && {y} < {H}) {write} = {tile}[threadIdx.x][stark_j];\n"
+      "{ind}  if ({x} < {W} && {y} < {H}) {write} = {tile}[threadIdx.x][threadIdx.y + stark_j];\n"
       "{ind}}}",
       fmt::arg("t", c->type), fmt::arg("tile", tile), fmt::arg("ind", ind), fmt::arg("xt", xt), fmt::arg("yt", yt),
       fmt::arg("x", c->x->var), fmt::arg("y", c->y->var), fmt::arg("W", c->x_bound), fmt::arg("H", c->y_bound),
-      fmt::arg("read", c->read), fmt::arg("write", c->write));
+      fmt::arg("read", c->read), fmt::arg("write", c->write), fmt::arg("R", p.get("rows_per_pass")));
   auto source = apply_edits(s.source, {{c->begin, c->end, code}});
   if (!source) return source.error();
   Variant v;
