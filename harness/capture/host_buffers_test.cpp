@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/capture/pinned_memory.h"
+
 namespace stark::harness {
 namespace {
 
@@ -66,6 +68,24 @@ TEST(HostBufferPool, NewBuffersComeFromItsAllocatorElseTheHeap) {
     EXPECT_EQ(released, 0);
   }
   EXPECT_EQ(released, 1);  // its own free, once
+}
+
+TEST(PinnedMemory, OutsideACudaContextTheHeapServes) {
+  // No driver here, or a driver with no current context: registering fails
+  // and the snapshot still gets memory (the GPU test covers the pinned path).
+  HostBufferPool pool(1 << 20, pinned_allocator(1 << 20));
+  HostCopy a = pool.take(4096);
+  ASSERT_TRUE(a.data);
+  EXPECT_FALSE(a.data.get_deleter().pinned);
+  a.data.get()[4095] = 1;
+  pool.give(std::move(a));
+  EXPECT_EQ(pool.kept_bytes(), 4096u);
+}
+
+TEST(PinnedMemory, BudgetIsASixteenthOfTheMachineAtMostFourGiB) {
+  EXPECT_EQ(pinned_budget(8ull << 30), 512ull << 20);
+  EXPECT_EQ(pinned_budget(64ull << 30), 4ull << 30);
+  EXPECT_EQ(pinned_budget(512ull << 30), 4ull << 30);
 }
 
 }  // namespace

@@ -36,6 +36,7 @@
 #include "harness/capture/capture_plan.h"
 #include "harness/capture/host_buffers.h"
 #include "harness/capture/job_queue.h"
+#include "harness/capture/pinned_memory.h"
 #include "harness/common/cuda_driver.h"
 #include "harness/store/capture_store.h"
 
@@ -537,7 +538,9 @@ int initialize() {
   uint64_t memory = static_cast<uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<uint64_t>(sysconf(_SC_PAGE_SIZE));
   uint64_t queued = std::clamp<uint64_t>(memory / 4, 1ull << 30, 8ull << 30);
   s->writers = std::make_unique<JobQueue>(std::clamp(cores / 4, 1u, 4u), queued);
-  s->buffers = std::make_unique<HostBufferPool>(queued / 2);
+  // Snapshots land in page-locked memory while there is some (recycled, so
+  // each size is registered once), in the heap beyond.
+  s->buffers = std::make_unique<HostBufferPool>(queued / 2, pinned_allocator(pinned_budget(memory)));
 
   CUpti_SubscriberHandle subscriber;
   CUptiResult r = cuptiSubscribe(&subscriber, on_callback, nullptr);

@@ -25,8 +25,8 @@ namespace stark::harness {
   X(cuCtxPushCurrent) X(cuCtxPopCurrent) X(cuModuleLoadData) X(cuModuleUnload) X(cuModuleGetFunction)         \
   X(cuModuleGetGlobal) X(cuFuncSetAttribute) X(cuFuncGetAttribute) X(cuFuncGetModule) X(cuMemAlloc)          \
   X(cuMemFree) X(cuMemGetInfo) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD) X(cuMemcpyDtoHAsync)           \
-  X(cuMemcpyHtoDAsync) X(cuMemcpyDtoDAsync) X(cuMemsetD8) X(cuMemsetD8Async) X(cuMemAllocHost)                \
-  X(cuMemFreeHost) X(cuMemGetAddressRange) X(cuPointerGetAttribute) X(cuStreamCreate) X(cuStreamDestroy)     \
+  X(cuMemcpyHtoDAsync) X(cuMemcpyDtoDAsync) X(cuMemsetD8) X(cuMemsetD8Async) X(cuMemHostRegister)             \
+  X(cuMemHostUnregister) X(cuMemGetAddressRange) X(cuPointerGetAttribute) X(cuStreamCreate) X(cuStreamDestroy)     \
   X(cuStreamSynchronize) X(cuStreamQuery) X(cuStreamIsCapturing) X(cuStreamGetCtx) X(cuEventCreate)          \
   X(cuEventDestroy) X(cuEventRecord) X(cuEventQuery) X(cuEventSynchronize) X(cuEventElapsedTime)             \
   X(cuLaunchKernel) X(cuLaunchKernelEx) X(cuKernelGetFunction) X(cuKernelGetLibrary) X(cuLibraryGetGlobal)

@@ -50,7 +50,7 @@ TEST(Capture, RecordsRealLaunchesAndReplaysThem) {
   for (const auto& p : index->processes) EXPECT_EQ(p.status, "ok");
 
   auto count = [&](const std::string& kernel) { return index->for_kernel("kernels.cu:" + kernel).size(); };
-  EXPECT_EQ(count("scale"), 2u) << all;  // two shapes; the repeated launch is one shape
+  EXPECT_EQ(count("scale"), 3u) << all;  // three shapes (one after a device reset); the repeated launch is one
   EXPECT_EQ(count("saxpy"), 1u) << all;  // the API launch; the host-mapped one refused
   EXPECT_EQ(count("add_bias"), 1u) << all;
   EXPECT_EQ(count("block_sum"), 1u) << all;  // the graph-captured launch refused

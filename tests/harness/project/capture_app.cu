@@ -3,7 +3,8 @@
 // a second launch on the same buffers, template instantiations, __constant__
 // data, managed memory, a non-default stream, and the cases it must refuse
 // (host-mapped memory, a launch captured into a graph, a pointer inside a
-// struct). Run by tests/harness/capture_test.cpp under stark capture.
+// struct), and a device reset with launches after it. Run by
+// tests/harness/capture_test.cpp under stark capture.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -98,6 +99,17 @@ int main() {
   // Refused: a device pointer inside a struct argument.
   fill_span<<<(n + 255) / 256, 256>>>(Span{y, n}, 1.0f);
 
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+
+  // The program resets its device while the library's writers may still be
+  // storing snapshots copied into page-locked memory; recording goes on in
+  // the new context (scale's third shape, into recycled snapshot memory).
+  CHECK(cudaDeviceReset());
+  float* x2 = device_random(n, 6);
+  float* y2 = device_random(n, 7);
+  const int r = 1 << 19;
+  scale<<<(r + 2047) / 2048, 256>>>(r, 0.5f, x2, y2);
   CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   std::printf("capture_app: ok\n");
