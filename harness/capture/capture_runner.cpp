@@ -144,7 +144,9 @@ int run_capture(const Manifest& manifest, CaptureOptions o, const Printer& out) 
              {kCapturePlanEnv, plan_file.string()},
              // Modules load at once, so the capture can read a kernel's module variables at its first launch.
              {"CUDA_MODULE_LOADING", "EAGER"}};
+  auto command_start = std::chrono::steady_clock::now();
   auto result = run_command(o.command, run);
+  double command_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - command_start).count();
   if (!result) {
     out.error(result.error().message);
     return 1;
@@ -170,10 +172,13 @@ int run_capture(const Manifest& manifest, CaptureOptions o, const Printer& out) 
     }
   }
   for (const auto& [status, n] : bad_status) out.warning(fmt::format("{} process{}: {}", n, n == 1 ? "" : "es", status));
-  out.note(fmt::format("timing: module variables found in {:.1f} s (nvcc on each kernel's unit); capturing held {} "
-                       "process{} up {:.1f} s in all: {:.1f} s in launch callbacks (stream waits, copies to the "
-                       "host, waits for room in the writers' queue), {:.1f} s waiting at exit for the writers (hashing, compression, disk)",
-                       compile_seconds, timed, timed == 1 ? "" : "es", held, held - exit_wait, exit_wait));
+  out.note(fmt::format("timing: module variables found in {:.1f} s (nvcc on each kernel's unit); the command ran "
+                       "{:.1f} s, capturing held {} process{} up {:.1f} s in all: {:.1f} s in launch callbacks (waits for "
+                       "the launch's stream, copies into the device stage or to the host, waits for room in the "
+                       "writers' queue), {:.1f} s waiting at exit for the writers (copies to the host, hashing, "
+                       "compression, disk)",
+                       compile_seconds, command_seconds, timed, timed == 1 ? "" : "es", held, held - exit_wait,
+                       exit_wait));
 
   int with_inputs = 0;
   for (const auto& k : manifest.kernels) {

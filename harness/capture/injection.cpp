@@ -8,9 +8,10 @@
 // before the launch and after it completes (synchronising the launch's
 // stream only), and the module-scope variables of the kernel's translation
 // unit. Launches it cannot record faithfully are refused with a reason, which
-// `stark capture` reports per kernel. Hashing, compressing and writing the
-// snapshots happens on background threads (JobQueue) while the program goes
-// on; the process waits for them when it exits.
+// `stark capture` reports per kernel. Buffers are copied device-to-device into
+// a stage (DeviceStage) where there is room; bringing them to the host,
+// hashing, compressing and writing happen on background threads (JobQueue)
+// while the program goes on; the process waits for them when it exits.
 #include <cupti.h>
 #include <fmt/format.h>
 #include <unistd.h>
@@ -34,6 +35,7 @@
 #include <vector>
 
 #include "harness/capture/capture_plan.h"
+#include "harness/capture/device_stage.h"
 #include "harness/capture/host_buffers.h"
 #include "harness/capture/job_queue.h"
 #include "harness/capture/pinned_memory.h"
@@ -43,21 +45,40 @@
 namespace stark::harness {
 namespace {
 
+/// A buffer's state: in the device stage until a writer brings it to the host.
+struct Snapshot {
+  HostCopy host;
+  std::optional<StagedCopy> staged;
+  size_t size() const { return staged ? staged->size : host.size; }
+};
+
 /// One launch being recorded, from its API entry until its snapshots are stored.
 struct Pending {
   const PlanInstantiation* plan = nullptr;
+  DeviceStage* stage = nullptr;
   Capture capture;
   std::vector<CUdeviceptr> bases;
   // Reached through a pointer to non-const: only these are copied back after the launch.
   std::vector<bool> writable;
-  std::vector<HostCopy> before, after;
+  std::vector<Snapshot> before, after;
   std::vector<std::pair<CUdeviceptr, size_t>> global_addrs;
   std::vector<std::string> global_names;
   std::vector<HostCopy> globals_before, globals_after;
   CUstream stream = nullptr;
+  CUcontext context = nullptr;
+  Pending() = default;
+  Pending(const Pending&) = delete;
+  Pending& operator=(const Pending&) = delete;
+  ~Pending() {  // a launch given up on: its staged copies go back
+    for (auto* list : {&before, &after})
+      for (auto& snap : *list)
+        if (snap.staged && stage) stage->give(*snap.staged);
+  }
   uint64_t bytes() const {
     uint64_t n = 0;
-    for (const auto* list : {&before, &after, &globals_before, &globals_after})
+    for (const auto* list : {&before, &after})
+      for (const auto& snap : *list) n += snap.size();
+    for (const auto* list : {&globals_before, &globals_after})
       for (const auto& h : *list) n += h.size;
     return n;
   }
@@ -86,6 +107,7 @@ struct State {
   std::vector<Capture> queued;     // handed to the writers, not in the index yet (for admission)
   std::unique_ptr<JobQueue> writers;
   std::unique_ptr<HostBufferPool> buffers;
+  std::unique_ptr<DeviceStage> stage;  // with the driver, at the first launch recorded
 };
 
 State* g_state = nullptr;
@@ -225,6 +247,22 @@ std::optional<std::vector<std::string>> argument_bytes(const PlanInstantiation& 
   return std::nullopt;
 }
 
+/// Enqueues a copy of [base, base + size) on the launch's stream: into the
+/// device stage when it has room, else straight to the host.
+std::optional<Snapshot> snapshot(State& s, const Pending& p, CUdeviceptr base, size_t size) {
+  const CudaDriver& cu = *s.cu;
+  Snapshot snap;
+  snap.staged = s.stage->take(p.context, size);
+  if (snap.staged) {
+    if (cu.cuMemcpyDtoDAsync(snap.staged->data, base, size, p.stream) == CUDA_SUCCESS) return snap;
+    s.stage->give(*snap.staged);
+    snap.staged.reset();
+  }
+  snap.host = s.buffers->take(size);
+  if (cu.cuMemcpyDtoHAsync(snap.host.data.get(), base, size, p.stream) != CUDA_SUCCESS) return std::nullopt;
+  return snap;
+}
+
 void on_enter(State& s, const CUpti_CallbackData* cb, const PlanInstantiation& plan, const Launch& l) {
   const CudaDriver& cu = *s.cu;
   std::lock_guard lock(s.mutex);
@@ -341,13 +379,19 @@ void on_enter(State& s, const CUpti_CallbackData* cb, const PlanInstantiation& p
     return;
   }
 
-  // Snapshot before: wait for the launch's stream only, then copy on it.
-  if (cu.cuStreamSynchronize(l.stream) != CUDA_SUCCESS) return;
+  // Snapshot before, on the launch's stream: ordered before the kernel, so
+  // nothing needs to wait here.
+  p->stage = s.stage.get();
+  cu.cuCtxGetCurrent(&p->context);
+  // Copies already enqueued finish before their memory is given back.
+  auto give_up = [&](const std::string& why) {
+    cu.cuStreamSynchronize(l.stream);
+    refuse(s, plan.kernel, plan.mangled, why);
+  };
   for (size_t b = 0; b < p->bases.size(); ++b) {
-    HostCopy data = s.buffers->take(sizes[b]);
-    if (cu.cuMemcpyDtoHAsync(data.data.get(), p->bases[b], sizes[b], l.stream) != CUDA_SUCCESS)
-      return refuse(s, plan.kernel, plan.mangled, "the driver refused to copy an argument's memory");
-    p->before.push_back(std::move(data));
+    auto snap = snapshot(s, *p, p->bases[b], sizes[b]);
+    if (!snap) return give_up("the driver refused to copy an argument's memory");
+    p->before.push_back(std::move(*snap));
   }
   if (!plan.globals.empty()) {
     for (const auto& name : plan.globals) {
@@ -355,23 +399,44 @@ void on_enter(State& s, const CUpti_CallbackData* cb, const PlanInstantiation& p
       if (!g)
         // Replaying without the variable's value would judge both kernels on
         // made-up data: no capture rather than an unfaithful one.
-        return refuse(s, plan.kernel, plan.mangled,
-                      fmt::format("its module variable '{}' could not be read: {}", name, g.error().message));
+        return give_up(fmt::format("its module variable '{}' could not be read: {}", name, g.error().message));
       HostCopy data = s.buffers->take(g->second);
       if (cu.cuMemcpyDtoHAsync(data.data.get(), g->first, g->second, l.stream) != CUDA_SUCCESS)
-        return refuse(s, plan.kernel, plan.mangled, fmt::format("the driver refused to copy module variable '{}'", name));
+        return give_up(fmt::format("the driver refused to copy module variable '{}'", name));
       p->global_addrs.push_back(*g);
       p->global_names.push_back(name);
       p->globals_before.push_back(std::move(data));
     }
   }
-  if (cu.cuStreamSynchronize(l.stream) != CUDA_SUCCESS) return;
   s.shapes.insert(c.shape);
   *cb->correlationData = reinterpret_cast<uint64_t>(p.release());
 }
 
 /// Hashes, compresses and writes a launch's snapshots, then adds the capture
 /// to the index (on a writer thread).
+/// Copies a launch's staged snapshots to host memory (on a writer thread) and
+/// gives the stage its memory back.
+bool bring_home(State& s, Pending& p) {
+  bool ok = true;
+  for (auto* list : {&p.before, &p.after})
+    for (auto& snap : *list) {
+      if (!snap.staged) continue;
+      // Current before taking host memory: page-locking it needs a context.
+      s.cu->cuCtxSetCurrent(snap.staged->context);
+      snap.host = s.buffers->take(snap.staged->size);
+      if (ok) {
+        auto copied = s.stage->to_host(*snap.staged, snap.host.data.get());
+        if (!copied) {
+          note(fmt::format("{}: a snapshot was lost: {}", p.capture.kernel, copied.error().message));
+          ok = false;
+        }
+      }
+      s.stage->give(*snap.staged);
+      snap.staged.reset();
+    }
+  return ok;
+}
+
 void store_capture(State& s, Pending& p) {
   Capture& c = p.capture;
   auto put = [&](const HostCopy& data) -> std::optional<std::string> {
@@ -385,14 +450,14 @@ void store_capture(State& s, Pending& p) {
     c.bytes += data.size;
     return *h;
   };
-  auto stored = [&]() -> bool {
+  auto stored = bring_home(s, p) && [&]() -> bool {
     for (size_t b = 0; b < p.bases.size(); ++b) {
-      auto before = put(p.before[b]);
+      auto before = put(p.before[b].host);
       if (!before) return false;
       // A buffer only read through pointers to const: its after-state is its before-state
       // (the worker's replay of the original would show a kernel that casts const away).
-      auto after = p.writable[b] ? put(p.after[b]) : before;
-      if (!p.writable[b]) c.bytes += p.before[b].size;
+      auto after = p.writable[b] ? put(p.after[b].host) : before;
+      if (!p.writable[b]) c.bytes += p.before[b].host.size;
       if (!after) return false;
       c.buffers[b].before = *before;
       c.buffers[b].after = *after;
@@ -423,15 +488,23 @@ void on_exit(State& s, const CUpti_CallbackData* cb) {
   *cb->correlationData = 0;
   if (!p) return;
   const CudaDriver& cu = *s.cu;
-  if (*static_cast<CUresult*>(cb->functionReturnValue) != CUDA_SUCCESS) return;  // the launch itself failed
+  if (*static_cast<CUresult*>(cb->functionReturnValue) != CUDA_SUCCESS) {  // the launch itself failed
+    cu.cuStreamSynchronize(p->stream);  // the snapshot's copies, enqueued before it
+    return;
+  }
   {
     std::lock_guard lock(s.mutex);
     Capture& c = p->capture;
     if (CUresult r = cu.cuStreamSynchronize(p->stream); r != CUDA_SUCCESS)
       return refuse(s, c.kernel, c.mangled, fmt::format("a launch failed while being captured: {}", cu.describe(r)));
     for (size_t b = 0; b < p->bases.size(); ++b) {
-      p->after.push_back(p->writable[b] ? s.buffers->take(c.buffers[b].size) : HostCopy{});
-      if (p->writable[b]) cu.cuMemcpyDtoHAsync(p->after.back().data.get(), p->bases[b], c.buffers[b].size, p->stream);
+      std::optional<Snapshot> snap = Snapshot{};
+      if (p->writable[b]) snap = snapshot(s, *p, p->bases[b], c.buffers[b].size);
+      if (!snap) {
+        cu.cuStreamSynchronize(p->stream);
+        return refuse(s, c.kernel, c.mangled, "the driver refused to copy an argument's memory");
+      }
+      p->after.push_back(std::move(*snap));
     }
     for (const auto& [g, size] : p->global_addrs) {
       p->globals_after.push_back(s.buffers->take(size));
@@ -449,7 +522,9 @@ void on_exit(State& s, const CUpti_CallbackData* cb) {
   std::shared_ptr<Pending> job(std::move(p));
   s.writers->submit(bytes, [&s, job] {
     store_capture(s, *job);
-    for (auto* list : {&job->before, &job->after, &job->globals_before, &job->globals_after})
+    for (auto* list : {&job->before, &job->after})
+      for (auto& snap : *list) s.buffers->give(std::move(snap.host));
+    for (auto* list : {&job->globals_before, &job->globals_after})
       for (auto& h : *list) s.buffers->give(std::move(h));
   });
 }
@@ -473,6 +548,16 @@ void finish_process() {
 }
 
 void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId cbid, const void* data) {
+  if (domain == CUPTI_CB_DOMAIN_RESOURCE && cbid == CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING && g_state) {
+    // The program resets its device or destroys a context: the writers finish
+    // the snapshots staged there while it still exists, then its stage goes.
+    auto* rd = static_cast<const CUpti_ResourceData*>(data);
+    State& s = *g_state;
+    double waited = s.writers->drain();
+    s.record_ns += static_cast<int64_t>(waited * 1e9);
+    if (s.stage) s.stage->release(rd->context);
+    return;
+  }
   if (domain != CUPTI_CB_DOMAIN_DRIVER_API || t_inside || !g_state) return;
   auto* cb = static_cast<const CUpti_CallbackData*>(data);
   State& s = *g_state;
@@ -504,7 +589,10 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
   t_inside = true;
   if (!s.cu) {
     auto cu = cuda_driver_no_init();
-    if (cu) s.cu = *cu;
+    if (cu) {
+      s.cu = *cu;
+      s.stage = std::make_unique<DeviceStage>(**cu);
+    }
   }
   auto start = std::chrono::steady_clock::now();
   if (s.cu) on_enter(s, cb, *plan, l);
@@ -568,6 +656,7 @@ int initialize() {
         CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel, CUPTI_DRIVER_TRACE_CBID_cuLaunchCooperativeKernel_ptsz,
         CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch_ptsz})
     cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_DRIVER_API, id);
+  cuptiEnableCallback(1, subscriber, CUPTI_CB_DOMAIN_RESOURCE, CUPTI_CBID_RESOURCE_CONTEXT_DESTROY_STARTING);
   g_state = s;
   std::atexit(finish_process);
   return 1;
