@@ -43,6 +43,14 @@ std::string candidate_key(const std::string& source, const LaunchOverride& launc
   return content_hash(source + "\n" + nlohmann::json(launch).dump());
 }
 
+/// Whether a single-precision math call sits in a loop's body.
+bool math_in_loop(const KernelAnalysis& a) {
+  for (const auto& m : a.math)
+    for (const auto& l : a.loops)
+      if (m.function.back() == 'f' && m.name.begin >= l.body.begin && m.name.end <= l.body.end) return true;
+  return false;
+}
+
 }  // namespace
 
 std::vector<std::string> BuiltinTeam::applied_on(const std::string& source, const LaunchOverride& launch) {
@@ -60,12 +68,22 @@ Expected<std::vector<std::string>> BuiltinTeam::options(const Kernel& kernel, co
   // big wins and the parameters matter); then each polish strategy's first
   // set; then the polish alternatives.
   std::vector<std::string> first, later;
+  size_t structural = 0;
   for (const auto& strategy : catalogue()) {
     auto sets = strategy->candidates(s);
     for (size_t i = 0; i < sets.size(); ++i) {
       std::string l = label(*strategy, sets[i]);
       (builtin::is_structural(*strategy) || i == 0 ? first : later).push_back(l);
+      if (builtin::is_structural(*strategy)) structural = first.size();
     }
+  }
+  // Single-precision math in a loop is per-element work that can hide the
+  // memory traffic (softmax's expf twice per element): its intrinsics are the
+  // first polish worth trying there.
+  if (math_in_loop(**a)) {
+    auto fast = std::find_if(first.begin() + static_cast<std::ptrdiff_t>(structural), first.end(),
+                             [](const std::string& l) { return l.rfind("fast-math", 0) == 0; });
+    if (fast != first.end()) std::rotate(first.begin() + static_cast<std::ptrdiff_t>(structural), fast, fast + 1);
   }
   first.insert(first.end(), later.begin(), later.end());
   return first;

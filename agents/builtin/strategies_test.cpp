@@ -253,6 +253,13 @@ TEST_F(Strategies, RowCacheKeepsTheRowInRegistersAcrossPasses) {
     auto ptx = read_file(built->output);
     ASSERT_TRUE(ptx);
     EXPECT_EQ(ptx->find(".local"), std::string::npos) << id << ": the row array spilled to local memory";
+
+    // Then only polish is left. Softmax's expf in its passes puts the
+    // intrinsics first; layer norm has no such math.
+    auto polish = team.options(k, v.source, v.launch, kH200);
+    ASSERT_TRUE(polish && !polish->empty()) << id;
+    EXPECT_EQ(polish->front() == "fast-math()", name == "softmax_rows_kernel")
+        << id << ": " << ::testing::PrintToString(*polish);
   }
 }
 
