@@ -74,6 +74,9 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
       if (b >= 0) out_.global_attr = {"__global__", b, b + 10};
     }
     out_.has_launch_bounds = kernel->hasAttr<CUDALaunchBoundsAttr>();
+    // The manifest describes the original; a candidate may have added __restrict__.
+    for (unsigned i = 0; i < kernel->getNumParams() && i < out_.params.size(); ++i)
+      out_.params[i].is_restrict = kernel->getParamDecl(i)->getType().isRestrictQualified();
     out_.is_template = kernel->getDescribedFunctionTemplate() != nullptr;
     for (const Stmt* s : body->body()) {
       out_.top_statements.push_back(snip(s->getSourceRange()));

@@ -23,8 +23,10 @@ const std::vector<std::unique_ptr<Strategy>>& catalogue() {
     v.push_back(std::make_unique<Vectorize>());
     v.push_back(std::make_unique<LaunchShape>());
     v.push_back(std::make_unique<RestrictPointers>());
+    v.push_back(std::make_unique<ReadOnlyLoads>());
     v.push_back(std::make_unique<FastMath>());
     v.push_back(std::make_unique<LaunchBounds>());
+    v.push_back(std::make_unique<MaxRegisters>());
     v.push_back(std::make_unique<UnrollLoops>());
     return v;
   }();

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <regex>
+#include <set>
 
 #include "agents/builtin/guarded_body.h"
 #include "agents/builtin/rewrite.h"
@@ -56,7 +57,9 @@ Expected<Variant> LaunchShape::apply(const Subject& s, const Params& p) const {
 
 std::vector<Params> LaunchBounds::candidates(const Subject& s) const {
   int64_t block = constant_block(s.launch);
-  if (s.has(name()) || s.analysis->has_launch_bounds || block <= 0 || !s.analysis->global_attr.valid()) return {};
+  if (s.has(name()) || s.has("max-registers") || s.analysis->has_launch_bounds || block <= 0 ||
+      !s.analysis->global_attr.valid())
+    return {};
   return {{{{"threads", block}, {"min_blocks", 2}}}, {{{"threads", block}, {"min_blocks", 1}}}};
 }
 
@@ -64,6 +67,63 @@ Expected<Variant> LaunchBounds::apply(const Subject& s, const Params& p) const {
   const Snippet& g = s.analysis->global_attr;
   if (!g.valid()) return Error{"launch-bounds: cannot find __global__"};
   auto source = apply_edits(s.source, {{g.end, g.end, fmt::format(" __launch_bounds__({}, {})", p.get("threads"), p.get("min_blocks"))}});
+  if (!source) return source.error();
+  return with_source(s, *source);
+}
+
+std::vector<Params> MaxRegisters::candidates(const Subject& s) const {
+  if (s.has(name()) || s.has("launch-bounds") || s.analysis->has_launch_bounds) return {};
+  return {{{{"registers", 64}}}, {{{"registers", 32}}}, {{{"registers", 128}}}};
+}
+
+Expected<Variant> MaxRegisters::apply(const Subject& s, const Params& p) const {
+  const Snippet& g = s.analysis->global_attr;
+  if (!g.valid()) return Error{"max-registers: cannot find __global__"};
+  auto source = apply_edits(s.source, {{g.end, g.end, fmt::format(" __maxnreg__({})", p.get("registers"))}});
+  if (!source) return source.error();
+  return with_source(s, *source);
+}
+
+namespace {
+
+/// Types __ldg has an overload for.
+bool ldg_type(const std::string& t) {
+  static const std::set<std::string> kTypes = {
+      "char", "signed char", "unsigned char", "short", "unsigned short", "int", "unsigned int", "unsigned",
+      "long long", "unsigned long long", "float", "double", "char2", "char4", "uchar2", "uchar4", "short2", "short4",
+      "ushort2", "ushort4", "int2", "int4", "uint2", "uint4", "longlong2", "ulonglong2", "float2", "float4", "double2"};
+  return kTypes.count(t) > 0;
+}
+
+/// Reads of parameters declared `const T* __restrict__` that no access writes.
+std::vector<const Access*> read_only_reads(const KernelAnalysis& a) {
+  std::vector<const Access*> out;
+  for (const auto& acc : a.accesses) {
+    const Param* p = a.param(acc.base);
+    if (acc.write || !p || p->kind != ParamKind::Pointer || !p->is_restrict || !p->is_const || !ldg_type(p->pointee))
+      continue;
+    if (acc.expr.text.rfind("__ldg", 0) == 0) continue;
+    out.push_back(&acc);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Params> ReadOnlyLoads::candidates(const Subject& s) const {
+  if (s.has(name()) || read_only_reads(*s.analysis).empty()) return {};
+  return {Params{}};
+}
+
+Expected<Variant> ReadOnlyLoads::apply(const Subject& s, const Params&) const {
+  // Insertions only, so a load inside another's index nests: p[q[i]] -> __ldg(&p[__ldg(&q[i])]).
+  std::vector<Edit> edits;
+  for (const Access* acc : read_only_reads(*s.analysis)) {
+    edits.push_back({acc->expr.begin, acc->expr.begin, "__ldg(&"});
+    edits.push_back({acc->expr.end, acc->expr.end, ")"});
+  }
+  if (edits.empty()) return Error{"ldg: no load through a const __restrict__ pointer"};
+  auto source = apply_edits(s.source, edits);
   if (!source) return source.error();
   return with_source(s, *source);
 }

@@ -1,6 +1,7 @@
 // Small strategies that apply to most kernels and to the results of the
 // structural ones: the launch shape of a 1-D kernel, __launch_bounds__,
-// __restrict__ pointers, fast math intrinsics and loop unrolling.
+// __maxnreg__, __restrict__ pointers, read-only loads, fast math intrinsics
+// and loop unrolling.
 #ifndef STARK_AGENTS_BUILTIN_POLISH_H
 #define STARK_AGENTS_BUILTIN_POLISH_H
 
@@ -23,6 +24,30 @@ class LaunchBounds : public Strategy {
  public:
   std::string name() const override { return "launch-bounds"; }
   std::string summary() const override { return "__launch_bounds__ for the block size, so registers fit the occupancy"; }
+  std::vector<Params> candidates(const Subject& s) const override;
+  Expected<Variant> apply(const Subject& s, const Params& p) const override;
+};
+
+/// __maxnreg__(N): a register cap without a block size (a kernel launched
+/// with several block sizes). nvcc refuses it together with
+/// __launch_bounds__, so the two exclude each other.
+class MaxRegisters : public Strategy {
+ public:
+  std::string name() const override { return "max-registers"; }
+  std::string summary() const override { return "__maxnreg__, a register cap so more warps fit on an SM"; }
+  std::vector<Params> candidates(const Subject& s) const override;
+  Expected<Variant> apply(const Subject& s, const Params& p) const override;
+};
+
+/// Loads through `const T* __restrict__` parameters as __ldg (the read-only
+/// data path, whether or not the compiler proves it may). Only after
+/// __restrict__, whose no-aliasing assumption the evaluator checks on every
+/// capture and the report states: a buffer written through another pointer
+/// must not be read through the read-only path.
+class ReadOnlyLoads : public Strategy {
+ public:
+  std::string name() const override { return "ldg"; }
+  std::string summary() const override { return "__ldg loads through const __restrict__ pointers"; }
   std::vector<Params> candidates(const Subject& s) const override;
   Expected<Variant> apply(const Subject& s, const Params& p) const override;
 };

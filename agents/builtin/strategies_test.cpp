@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <map>
 #include <tuple>
 
@@ -43,21 +45,30 @@ class Strategies : public ::testing::Test {
     return text->substr(k.range.begin, k.range.end - k.range.begin);
   }
   static ClangSetup setup() { return *locate_clang_setup(); }
-  /// The code role's variant of kernel k for a plan naming `label`, from the original.
-  static RoleReply<Variant> code(BuiltinTeam& team, const Kernel& k, const std::string& label);
+  /// The code role's variant of kernel k for a plan naming `label`, from the
+  /// original, or from `parent` (made by the plan `parent_label`).
+  static RoleReply<Variant> code(BuiltinTeam& team, const Kernel& k, const std::string& label,
+                                 const Variant* parent = nullptr, const std::string& parent_label = "");
   static Manifest* manifest_;
 };
 Manifest* Strategies::manifest_ = nullptr;
 
 const std::optional<GpuInfo> kH200 = GpuInfo{"NVIDIA H200", "90", "", "13.0", 132, 4800};
 
-RoleReply<Variant> Strategies::code(BuiltinTeam& team, const Kernel& k, const std::string& label) {
+RoleReply<Variant> Strategies::code(BuiltinTeam& team, const Kernel& k, const std::string& label,
+                                    const Variant* parent, const std::string& parent_label) {
   KernelBrief brief;
   brief.kernel = &k;
   brief.gpu = kH200;
-  SearchNode root;
+  SearchNode root, node;
   root.variant = Variant{k.id, source(k), {}};
-  return team.code(CodeInput{&brief, &root, &root, {}, {}, Plan{label, "", {}}});
+  if (parent) {
+    node.id = 1;
+    node.parent = 0;
+    node.strategy = parent_label;
+    node.variant = *parent;
+  }
+  return team.code(CodeInput{&brief, parent ? &node : &root, &root, {}, {}, Plan{label, "", {}}});
 }
 
 TEST_F(Strategies, EachNaiveKernelGetsItsPattern) {
@@ -229,16 +240,7 @@ TEST_F(Strategies, RowCacheKeepsTheRowInRegistersAcrossPasses) {
     ASSERT_FALSE(options->empty());
     EXPECT_EQ(options->front(), "row-cache(per_thread=8)") << ::testing::PrintToString(*options);
 
-    KernelBrief brief;
-    brief.kernel = &k;
-    brief.gpu = kH200;
-    SearchNode root, node;
-    root.variant = Variant{k.id, source(k), {}};
-    node.id = 1;
-    node.parent = 0;
-    node.strategy = block;
-    node.variant = *rows.value;
-    auto cached = team.code(CodeInput{&brief, &node, &root, {}, {}, Plan{"row-cache(per_thread=8)", "", {}}});
+    auto cached = code(team, k, "row-cache(per_thread=8)", &*rows.value, block);
     ASSERT_TRUE(cached.value) << id << ": " << cached.value.error().message;
     const Variant& v = *cached.value;
     EXPECT_EQ(v.launch.block, rows.value->launch.block);
@@ -261,6 +263,42 @@ TEST_F(Strategies, RowCacheKeepsTheRowInRegistersAcrossPasses) {
     EXPECT_EQ(polish->front() == "fast-math()", name == "softmax_rows_kernel")
         << id << ": " << ::testing::PrintToString(*polish);
   }
+}
+
+TEST_F(Strategies, ReadOnlyLoadsFollowRestrictAndMaxRegistersCapsRegisters) {
+  BuiltinTeam team(manifest_->source_root, setup());
+  ClangVariantValidator validator(setup(), manifest_->source_root);
+  harness::CompileService compiler({fs::temp_directory_path() / "stark_strategies_test_cache", 0, STARK_NVCC_PATH});
+  const Kernel& k = kernel("src/elementwise.cu:nnops::saxpy_kernel");
+  auto ptx_of = [&](const Variant& v) -> std::string {
+    auto valid = validator.validate(k, v);
+    EXPECT_TRUE(valid) << (valid ? "" : valid.error().message) << "\n" << v.source;
+    auto built = compiler.compile({&k, manifest_->source_root, v.source, "90", harness::CompileMode::Ptx, std::nullopt});
+    EXPECT_TRUE(built && built->ok) << (built ? built->log : built.error().message) << "\n" << v.source;
+    if (!built || !built->ok) return "";
+    auto ptx = read_file(built->output);
+    return ptx ? *ptx : "";
+  };
+  auto root = team.options(k, source(k), {}, kH200);
+  ASSERT_TRUE(root);
+  for (const auto& l : *root) EXPECT_NE(l, "ldg()") << "no __restrict__ yet: the read-only path could see a write";
+
+  auto restricted = code(team, k, "restrict()");
+  ASSERT_TRUE(restricted.value) << restricted.value.error().message;
+  auto after = team.options(k, restricted.value->source, restricted.value->launch, kH200);
+  ASSERT_TRUE(after);
+  ASSERT_NE(std::find(after->begin(), after->end(), "ldg()"), after->end())
+      << ::testing::PrintToString(*after) << "\n" << restricted.value->source;
+  auto loads = code(team, k, "ldg()", &*restricted.value, "restrict()");
+  ASSERT_TRUE(loads.value) << loads.value.error().message;
+  EXPECT_NE(loads.value->source.find("__ldg(&x["), std::string::npos) << loads.value->source;
+  EXPECT_EQ(loads.value->source.find("__ldg(&y["), std::string::npos) << "y is written: " << loads.value->source;
+  EXPECT_NE(ptx_of(*loads.value).find("ld.global.nc"), std::string::npos);
+
+  auto capped = code(team, k, "max-registers(registers=32)");
+  ASSERT_TRUE(capped.value) << capped.value.error().message;
+  EXPECT_NE(capped.value->source.find("__maxnreg__(32)"), std::string::npos);
+  EXPECT_NE(ptx_of(*capped.value).find(".maxnreg 32"), std::string::npos);
 }
 
 }  // namespace
