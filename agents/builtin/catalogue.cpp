@@ -22,6 +22,7 @@ const std::vector<std::unique_ptr<Strategy>>& catalogue() {
     v.push_back(std::make_unique<TileMatmul>());
     v.push_back(std::make_unique<Vectorize>());
     v.push_back(std::make_unique<LaunchShape>());
+    v.push_back(std::make_unique<BlockShape2D>());
     v.push_back(std::make_unique<RestrictPointers>());
     v.push_back(std::make_unique<ReadOnlyLoads>());
     v.push_back(std::make_unique<FastMath>());

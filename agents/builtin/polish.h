@@ -1,5 +1,5 @@
 // Small strategies that apply to most kernels and to the results of the
-// structural ones: the launch shape of a 1-D kernel, __launch_bounds__,
+// structural ones: the launch shape of a 1-D or 2-D kernel, __launch_bounds__,
 // __maxnreg__, __restrict__ pointers, read-only loads, fast math intrinsics
 // and loop unrolling.
 #ifndef STARK_AGENTS_BUILTIN_POLISH_H
@@ -15,6 +15,18 @@ class LaunchShape : public Strategy {
  public:
   std::string name() const override { return "block-size"; }
   std::string summary() const override { return "another block size, the grid scaled to cover the same range"; }
+  std::vector<Params> candidates(const Subject& s) const override;
+  Expected<Variant> apply(const Subject& s, const Params& p) const override;
+};
+
+/// Another block shape for a 2-D kernel whose threads each cover one (x, y)
+/// point checked against bounds on both axes: rows of 32 or more threads
+/// read whole 128-byte lines where 16-wide blocks read half of one. The grid
+/// covers at least the original range; the checks idle the rest.
+class BlockShape2D : public Strategy {
+ public:
+  std::string name() const override { return "block-shape"; }
+  std::string summary() const override { return "another 2-D block shape, the grid scaled to cover the same points"; }
   std::vector<Params> candidates(const Subject& s) const override;
   Expected<Variant> apply(const Subject& s, const Params& p) const override;
 };
