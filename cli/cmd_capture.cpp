@@ -27,6 +27,9 @@ class CaptureCommand : public Command {
     sub->add_option("--max-capture-bytes", max_capture_, "Snapshot size cap of one launch (before + after)")
         ->capture_default_str();
     sub->add_option("--max-store-bytes", max_store_, "Compressed size cap of the whole store")->capture_default_str();
+    sub->add_option("--device-stage", device_stage_,
+                    "Device memory for snapshots on their way to the host (0: copy straight to the host, "
+                    "slower; default: a quarter of the free memory, at most 8G)");
     sub->add_flag("--fresh", fresh_, "Empty the store before capturing");
     sub->add_option("command", command_, "The command to run, after --")->required();
     sub->footer(
@@ -59,6 +62,14 @@ class CaptureCommand : public Command {
       }
       *slot = *v;
     }
+    if (!device_stage_.empty()) {
+      auto v = harness::parse_size(device_stage_);
+      if (!v) {
+        print_error(v.error().message);
+        return kExitUsage;
+      }
+      o.device_stage = *v;
+    }
     Manifest manifest;
     if (!manifest_.empty()) {
       auto m = load_manifest(manifest_);
@@ -86,7 +97,7 @@ class CaptureCommand : public Command {
   }
 
  private:
-  std::string build_dir_, manifest_, out_, max_capture_ = "4G", max_store_ = "32G";
+  std::string build_dir_, manifest_, out_, max_capture_ = "4G", max_store_ = "32G", device_stage_;
   harness::StoreLimits limits_;
   bool fresh_ = false;
   std::vector<std::string> command_;

@@ -34,6 +34,7 @@ void to_json(json& j, const CapturePlan& p) {
          {"max_capture_bytes", p.limits.max_capture_bytes},
          {"max_store_bytes", p.limits.max_store_bytes}}},
        {"kernels", kernels}};
+  if (p.device_stage_bytes) j["device_stage_bytes"] = *p.device_stage_bytes;
 }
 
 void from_json(const json& j, CapturePlan& p) {
@@ -45,6 +46,7 @@ void from_json(const json& j, CapturePlan& p) {
   p.limits.max_per_shape = l.value("max_per_shape", p.limits.max_per_shape);
   p.limits.max_capture_bytes = l.value("max_capture_bytes", p.limits.max_capture_bytes);
   p.limits.max_store_bytes = l.value("max_store_bytes", p.limits.max_store_bytes);
+  if (j.contains("device_stage_bytes")) p.device_stage_bytes = j.at("device_stage_bytes").get<uint64_t>();
   for (const auto& k : j.at("kernels")) {
     PlanInstantiation i;
     i.kernel = k.at("kernel").get<std::string>();

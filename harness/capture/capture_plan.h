@@ -37,6 +37,7 @@ struct PlanInstantiation {
 struct CapturePlan {
   std::string store;
   StoreLimits limits;
+  std::optional<uint64_t> device_stage_bytes;  // CaptureOptions::device_stage
   std::vector<PlanInstantiation> kernels;
   const PlanInstantiation* find(std::string_view mangled) const;
   bool operator==(const CapturePlan&) const = default;

@@ -23,6 +23,9 @@ TEST(CapturePlan, JsonRoundTrip) {
   nlohmann::json j = p;
   EXPECT_EQ(j["schema"], kCapturePlanSchema);
   EXPECT_EQ(j.get<CapturePlan>(), p);
+  EXPECT_FALSE(j.contains("device_stage_bytes"));  // the library's own budget
+  p.device_stage_bytes = 0;                         // stark capture --device-stage 0
+  EXPECT_EQ(nlohmann::json(p).get<CapturePlan>().device_stage_bytes, uint64_t{0});
   ASSERT_NE(p.find("_Z5saxpyifPKfPf"), nullptr);
   EXPECT_EQ(p.find("_Z5other"), nullptr);
   EXPECT_THROW(nlohmann::json({{"schema", "x"}}).get<CapturePlan>(), std::exception);

@@ -113,6 +113,7 @@ int run_capture(const Manifest& manifest, CaptureOptions o, const Printer& out) 
   CapturePlan plan;
   plan.store = fs::absolute(o.store).string();
   plan.limits = o.limits;
+  plan.device_stage_bytes = o.device_stage;
   auto compile_start = std::chrono::steady_clock::now();
   auto globals = module_variables(manifest, o, out);
   double compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - compile_start).count();

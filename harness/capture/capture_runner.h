@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ struct CaptureOptions {
   std::filesystem::path cache_dir;  // default: <build_dir>/.stark/cache
   StoreLimits limits;
   bool fresh = false;               // empty the store first
+  /// Device memory the library may hold for snapshots on their way to the
+  /// host (0: copy straight to the host); default: DeviceStage's own budget.
+  std::optional<uint64_t> device_stage;
   std::string nvcc = "nvcc";
   std::vector<std::string> command;
 };

@@ -4,16 +4,19 @@
 
 namespace stark::harness {
 
-uint64_t DeviceStage::budget(uint64_t free_bytes) { return std::min<uint64_t>(free_bytes / 4, 8ull << 30); }
+uint64_t DeviceStage::budget(uint64_t free_bytes, std::optional<uint64_t> limit) {
+  if (limit) return std::min<uint64_t>(*limit, free_bytes / 2);
+  return std::min<uint64_t>(free_bytes / 4, 8ull << 30);
+}
 
 std::optional<StagedCopy> DeviceStage::take(CUcontext context, size_t n) {
-  if (n == 0) return std::nullopt;
+  if (n == 0 || limit_ == uint64_t{0}) return std::nullopt;
   std::lock_guard lock(mutex_);
   auto [it, fresh] = contexts_.try_emplace(context);
   PerContext& pc = it->second;
   if (fresh) {
     size_t free_bytes = 0, total = 0;
-    pc.budget = cu_.cuMemGetInfo(&free_bytes, &total) == CUDA_SUCCESS ? budget(free_bytes) : 0;
+    pc.budget = cu_.cuMemGetInfo(&free_bytes, &total) == CUDA_SUCCESS ? budget(free_bytes, limit_) : 0;
   }
   if (auto kept = pc.pooled.find(n); kept != pc.pooled.end()) {
     CUdeviceptr p = kept->second;

@@ -5,9 +5,10 @@
 // into pageable memory held the program up about 0.1 s on the H200 machine).
 //
 // Buffers are pooled per context and size, at most a quarter of the memory
-// free when the context first stages something (and 8 GiB); past that the
-// library copies straight to the host. A context's buffers are freed when it
-// is about to be destroyed, after the writers have drained.
+// free when the context first stages something (and 8 GiB), or what the user
+// set (`stark capture --device-stage`); past that the library copies
+// straight to the host. A context's buffers are freed when it is about to be
+// destroyed, after the writers have drained.
 #ifndef STARK_HARNESS_CAPTURE_DEVICE_STAGE_H
 #define STARK_HARNESS_CAPTURE_DEVICE_STAGE_H
 
@@ -34,7 +35,8 @@ struct StagedCopy {
 
 class DeviceStage {
  public:
-  explicit DeviceStage(const CudaDriver& cu) : cu_(cu) {}
+  /// `limit`: the user's cap on the stage (0: no stage), else budget()'s default.
+  DeviceStage(const CudaDriver& cu, std::optional<uint64_t> limit) : cu_(cu), limit_(limit) {}
   DeviceStage(const DeviceStage&) = delete;
   DeviceStage& operator=(const DeviceStage&) = delete;
 
@@ -50,8 +52,9 @@ class DeviceStage {
   /// may be in flight.
   void release(CUcontext context);
 
-  /// The stage's budget in a context with `free_bytes` of device memory free.
-  static uint64_t budget(uint64_t free_bytes);
+  /// The stage's budget in a context with `free_bytes` of device memory free:
+  /// the user's limit up to half of that, else a quarter of it, at most 8 GiB.
+  static uint64_t budget(uint64_t free_bytes, std::optional<uint64_t> limit = std::nullopt);
 
  private:
   struct PerContext {
@@ -61,6 +64,7 @@ class DeviceStage {
     std::set<CUdeviceptr> lent;
   };
   const CudaDriver& cu_;
+  std::optional<uint64_t> limit_;
   std::mutex mutex_;
   std::map<CUcontext, PerContext> contexts_;
 };

@@ -471,7 +471,7 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
     auto cu = cuda_driver_no_init();
     if (cu) {
       s.cu = *cu;
-      s.stage = std::make_unique<DeviceStage>(**cu);
+      s.stage = std::make_unique<DeviceStage>(**cu, s.plan.device_stage_bytes);
     }
   }
   auto start = std::chrono::steady_clock::now();

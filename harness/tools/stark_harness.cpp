@@ -24,7 +24,7 @@ int main(int argc, char** argv) {
               [](const std::string& s) { fmt::print(stderr, "stark-harness: warning: {}\n", s); },
               [](const std::string& s) { fmt::print(stderr, "stark-harness: error: {}\n", s); }};
 
-  std::string manifest_path, out_dir, max_capture = "4G", max_store = "32G";
+  std::string manifest_path, out_dir, max_capture = "4G", max_store = "32G", device_stage;
   CaptureOptions capture;
   auto* cap = app.add_subcommand("capture", "Record the manifest kernels' launches while COMMAND runs");
   cap->add_option("--manifest", manifest_path, "Manifest from stark scan")->required();
@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   cap->add_option("--max-per-kernel", capture.limits.max_per_kernel, "Launches kept per kernel")->capture_default_str();
   cap->add_option("--max-capture-bytes", max_capture, "Snapshot cap of one launch")->capture_default_str();
   cap->add_option("--max-store-bytes", max_store, "Compressed cap of the store")->capture_default_str();
+  cap->add_option("--device-stage", device_stage, "Device memory for snapshots in flight (0: none; default: auto)");
   cap->add_flag("--fresh", capture.fresh, "Empty the store first");
   cap->add_option("command", capture.command, "Command to run, after --")->required();
 
@@ -53,6 +54,14 @@ int main(int argc, char** argv) {
     return app.exit(e);
   }
   if (cap->parsed()) {
+    if (!device_stage.empty()) {
+      auto v = parse_size(device_stage);
+      if (!v) {
+        out.error(v.error().message);
+        return 2;
+      }
+      capture.device_stage = *v;
+    }
     for (auto [text, slot] : {std::pair{&max_capture, &capture.limits.max_capture_bytes}, {&max_store, &capture.limits.max_store_bytes}}) {
       auto v = parse_size(*text);
       if (!v) {

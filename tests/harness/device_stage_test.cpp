@@ -32,7 +32,7 @@ TEST(DeviceStage, StagedCopiesComeHomeAndBuffersArePooled) {
   ASSERT_EQ(cu.cuMemAlloc(&source, bytes), CUDA_SUCCESS);
   ASSERT_EQ(cu.cuMemcpyHtoD(source, pattern.data(), bytes), CUDA_SUCCESS);
 
-  DeviceStage stage(cu);
+  DeviceStage stage(cu, std::nullopt);
   auto staged = stage.take(context, bytes);
   ASSERT_TRUE(staged);
   ASSERT_EQ(cu.cuMemcpyDtoD(staged->data, source, bytes), CUDA_SUCCESS);
@@ -62,6 +62,10 @@ TEST(DeviceStage, StagedCopiesComeHomeAndBuffersArePooled) {
 TEST(DeviceStage, BudgetIsAQuarterOfFreeMemoryAtMostEightGiB) {
   EXPECT_EQ(DeviceStage::budget(16ull << 30), 4ull << 30);
   EXPECT_EQ(DeviceStage::budget(139ull << 30), 8ull << 30);
+  // The user's limit (stark capture --device-stage), at most half of what is free.
+  EXPECT_EQ(DeviceStage::budget(139ull << 30, 1ull << 30), 1ull << 30);
+  EXPECT_EQ(DeviceStage::budget(16ull << 30, 12ull << 30), 8ull << 30);
+  EXPECT_EQ(DeviceStage::budget(16ull << 30, 0), 0u);
 }
 
 }  // namespace
