@@ -105,5 +105,40 @@ TEST(Capture, RecordsRealLaunchesAndReplaysThem) {
   }
 }
 
+TEST(Capture, WithoutADeviceStageCopiesStraightToTheHost) {
+  // stark capture --device-stage 0: every snapshot takes the host path, and
+  // the same launches are recorded (the device reset included).
+  if (auto why = no_gpu_reason(); !why.empty()) GTEST_SKIP() << "no GPU here: " << why;
+  setenv("STARK_CAPTURE_LIBRARY", STARK_CAPTURE_LIBRARY_PATH, 1);
+  fs::path work = fs::path(STARK_BINARY_DIR) / "tests/harness/work-capture-no-stage";
+  GpuProject project = GpuProject::create(work);
+  std::vector<std::string> lines;
+  auto keep = [&](const std::string& s) { lines.push_back(s); };
+  CaptureOptions o;
+  o.store = work / "captures";
+  o.cache_dir = work / "cache";
+  o.nvcc = STARK_NVCC;
+  o.fresh = true;
+  o.device_stage = 0;
+  o.command = {STARK_CAPTURE_APP};
+  ASSERT_EQ(run_capture(project.manifest, o, Printer{keep, keep, keep}), 0) << join(lines, "\n");
+  auto store = CaptureStore::open(o.store, false);
+  ASSERT_TRUE(store);
+  auto index = store->read_index();
+  ASSERT_TRUE(index) << index.error().message;
+  EXPECT_EQ(index->for_kernel("kernels.cu:scale").size(), 3u) << join(lines, "\n");
+  EXPECT_EQ(index->for_kernel("kernels.cu:negate").size(), 3u) << join(lines, "\n");
+
+  GpuEvaluatorOptions eo = project.options("default");
+  eo.store = o.store;
+  eo.sanitize = GpuEvaluatorOptions::Sanitize::Never;
+  GpuEvaluator ev(project.manifest, eo);
+  const Kernel* k = project.manifest.find_kernel("kernels.cu:scale");
+  ASSERT_NE(k, nullptr);
+  std::string text = *read_file(project.root / "kernels.cu");
+  Evaluation e = ev.evaluate(*k, Variant{k->id, text.substr(k->range.begin, k->range.end - k->range.begin), {}});
+  EXPECT_EQ(e.verdict, Verdict::Accepted) << e.reason;
+}
+
 }  // namespace
 }  // namespace stark::harness::testing
