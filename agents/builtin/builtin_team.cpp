@@ -71,11 +71,9 @@ Expected<std::vector<std::string>> BuiltinTeam::options(const Kernel& kernel, co
   size_t structural = 0;
   for (const auto& strategy : catalogue()) {
     auto sets = strategy->candidates(s);
-    for (size_t i = 0; i < sets.size(); ++i) {
-      std::string l = label(*strategy, sets[i]);
-      (builtin::is_structural(*strategy) || i == 0 ? first : later).push_back(l);
-      if (builtin::is_structural(*strategy)) structural = first.size();
-    }
+    bool big = builtin::is_structural(*strategy);
+    for (size_t i = 0; i < sets.size(); ++i) (big || i == 0 ? first : later).push_back(label(*strategy, sets[i]));
+    if (big) structural = first.size();
   }
   // Single-precision math in a loop is per-element work that can hide the
   // memory traffic (softmax's expf twice per element): its intrinsics are the

@@ -14,14 +14,6 @@ namespace stark::builtin {
 
 namespace {
 
-Variant with_source(const Subject& s, std::string source) {
-  Variant v;
-  v.kernel = s.kernel->id;
-  v.source = std::move(source);
-  v.launch = s.launch;
-  return v;
-}
-
 int64_t parse_int(const std::string& text) {
   int64_t v = 0;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -49,7 +41,7 @@ std::vector<Params> LaunchShape::candidates(const Subject& s) const {
 
 Expected<Variant> LaunchShape::apply(const Subject& s, const Params& p) const {
   if (!guarded_body(*s.analysis, s.source)) return Error{"block-size: not a 1-D kernel with a bound check"};
-  Variant v = with_source(s, s.source);
+  Variant v = s.with_source(s.source);
   int64_t b = p.get("block");
   v.launch.block = {std::to_string(b)};
   v.launch.grid = {fmt::format("ceil_div(grid.x * block.x, {})", b)};
@@ -86,7 +78,7 @@ std::vector<Params> BlockShape2D::candidates(const Subject& s) const {
 
 Expected<Variant> BlockShape2D::apply(const Subject& s, const Params& p) const {
   if (auto why = not_pointwise_2d(*s.analysis)) return Error{"block-shape does not apply: " + *why};
-  Variant v = with_source(s, s.source);
+  Variant v = s.with_source(s.source);
   int64_t bx = p.get("x"), by = p.get("y");
   v.launch.block = {std::to_string(bx), std::to_string(by), "1"};
   v.launch.grid = {fmt::format("ceil_div(grid.x * block.x, {})", bx), fmt::format("ceil_div(grid.y * block.y, {})", by),
@@ -107,7 +99,7 @@ Expected<Variant> LaunchBounds::apply(const Subject& s, const Params& p) const {
   if (!g.valid()) return Error{"launch-bounds: cannot find __global__"};
   auto source = apply_edits(s.source, {{g.end, g.end, fmt::format(" __launch_bounds__({}, {})", p.get("threads"), p.get("min_blocks"))}});
   if (!source) return source.error();
-  return with_source(s, *source);
+  return s.with_source(*source);
 }
 
 std::vector<Params> MaxRegisters::candidates(const Subject& s) const {
@@ -120,7 +112,7 @@ Expected<Variant> MaxRegisters::apply(const Subject& s, const Params& p) const {
   if (!g.valid()) return Error{"max-registers: cannot find __global__"};
   auto source = apply_edits(s.source, {{g.end, g.end, fmt::format(" __maxnreg__({})", p.get("registers"))}});
   if (!source) return source.error();
-  return with_source(s, *source);
+  return s.with_source(*source);
 }
 
 namespace {
@@ -164,7 +156,7 @@ Expected<Variant> ReadOnlyLoads::apply(const Subject& s, const Params&) const {
   if (edits.empty()) return Error{"ldg: no load through a const __restrict__ pointer"};
   auto source = apply_edits(s.source, edits);
   if (!source) return source.error();
-  return with_source(s, *source);
+  return s.with_source(*source);
 }
 
 std::vector<Params> RestrictPointers::candidates(const Subject& s) const {
@@ -189,7 +181,7 @@ Expected<Variant> RestrictPointers::apply(const Subject& s, const Params&) const
   }
   auto source = apply_edits(s.source, edits);
   if (!source) return source.error();
-  return with_source(s, *source);
+  return s.with_source(*source);
 }
 
 std::vector<Params> FastMath::candidates(const Subject& s) const {
@@ -209,7 +201,7 @@ Expected<Variant> FastMath::apply(const Subject& s, const Params&) const {
   if (edits.empty()) return Error{"fast-math: no single-precision math call with an intrinsic"};
   auto source = apply_edits(s.source, edits);
   if (!source) return source.error();
-  return with_source(s, *source);
+  return s.with_source(*source);
 }
 
 namespace {
@@ -248,7 +240,7 @@ Expected<Variant> UnrollLoops::apply(const Subject& s, const Params& p) const {
   if (edits.empty()) return Error{"unroll: no loop to unroll"};
   auto source = apply_edits(s.source, edits);
   if (!source) return source.error();
-  return with_source(s, *source);
+  return s.with_source(*source);
 }
 
 }  // namespace stark::builtin

@@ -20,6 +20,12 @@ struct StridedLoop {
   std::string bound;
 };
 
+/// A loop's body statement, to its end (the `;` of a body without braces).
+std::string body_text(const std::string& source, const Loop& l) {
+  int64_t end = statement_end(source, l.body.end);
+  return source.substr(static_cast<size_t>(l.body.begin), static_cast<size_t>(end - l.body.begin));
+}
+
 std::vector<StridedLoop> strided_loops(const KernelAnalysis& a) {
   static const std::regex header(
       R"(^for\s*\(\s*(?:const\s+)?([A-Za-z_][\w:]*(?:\s+[A-Za-z_][\w:]*)*)\s+(\w+)\s*=\s*threadIdx\.x\s*;\s*(\w+)\s*<\s*([^;]+?)\s*;\s*(\w+)\s*\+=\s*blockDim\.x\s*\)$)");
@@ -68,9 +74,7 @@ std::optional<Choice> choose(const KernelAnalysis& a, const std::string& source,
   static const std::regex jumps(R"(\b(break|return|goto)\b)");
   for (const auto& l : best->loops) {
     if (l.bound != best->loops.front().bound) return fail("the row loops have different bounds");
-    int64_t end = statement_end(source, l.loop->body.end);
-    std::string body = source.substr(static_cast<size_t>(l.loop->body.begin), static_cast<size_t>(end - l.loop->body.begin));
-    if (std::regex_search(body, jumps)) return fail("a row loop leaves early (break, return or goto)");
+    if (std::regex_search(body_text(source, *l.loop), jumps)) return fail("a row loop leaves early (break, return or goto)");
   }
   return best;
 }
@@ -96,8 +100,7 @@ Expected<Variant> RowCache::apply(const Subject& s, const Params& p) const {
   for (size_t i = 0; i < choice->loops.size(); ++i) {
     const StridedLoop& l = choice->loops[i];
     std::string indent = indentation_at(s.source, l.loop->header.begin);
-    int64_t end = statement_end(s.source, l.loop->body.end);
-    std::string body = s.source.substr(static_cast<size_t>(l.loop->body.begin), static_cast<size_t>(end - l.loop->body.begin));
+    std::string body = body_text(s.source, *l.loop);
     std::string cached = std::regex_replace(body, std::regex(fmt::format(R"(\b{}\s*\[\s*{}\s*\])", choice->pointer, l.var)),
                                             fmt::format("{}[{}]", row, slot));
     std::string text;
@@ -120,15 +123,11 @@ Expected<Variant> RowCache::apply(const Subject& s, const Params& p) const {
         "{ind}for ({t} {c} = threadIdx.x + {k} * blockDim.x; {c} < {n}; {c} += blockDim.x) {body}",
         fmt::arg("ind", indent), fmt::arg("slot", slot), fmt::arg("k", k), fmt::arg("t", l.type), fmt::arg("c", l.var),
         fmt::arg("n", l.bound), fmt::arg("cached", indent_more(cached, "  ")), fmt::arg("body", body));
-    edits.push_back({l.loop->header.begin, end, text});
+    edits.push_back({l.loop->header.begin, statement_end(s.source, l.loop->body.end), text});
   }
   auto source = apply_edits(s.source, edits);
   if (!source) return source.error();
-  Variant v;
-  v.kernel = s.kernel->id;
-  v.source = *source;
-  v.launch = s.launch;
-  return v;
+  return s.with_source(std::move(*source));
 }
 
 }  // namespace stark::builtin

@@ -36,6 +36,14 @@ bool Subject::has(const std::string& strategy) const {
   return std::find(applied.begin(), applied.end(), strategy) != applied.end();
 }
 
+Variant Subject::with_source(std::string text) const {
+  Variant v;
+  v.kernel = kernel->id;
+  v.source = std::move(text);
+  v.launch = launch;
+  return v;
+}
+
 std::string label(const Strategy& s, const Params& p) { return fmt::format("{}({})", s.name(), p.describe()); }
 
 std::optional<std::pair<std::string, Params>> parse_label(std::string_view text) {

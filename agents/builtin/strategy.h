@@ -44,6 +44,8 @@ struct Subject {
 
   int sm_count() const { return gpu && gpu->sm_count > 0 ? gpu->sm_count : 132; }
   bool has(const std::string& strategy) const;
+  /// The kernel with a rewritten source and this subject's launch.
+  Variant with_source(std::string source) const;
 };
 
 class Strategy {
