@@ -4,6 +4,8 @@
 #ifndef STARK_AGENTS_TEAM_H
 #define STARK_AGENTS_TEAM_H
 
+#include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,12 +19,22 @@
 
 namespace stark {
 
+/// What the captures of a kernel say, for its brief: one line per capture
+/// for the models, and each capture's integer scalar arguments by parameter
+/// name (rows=8192, cols=4096) for the built-in expert, which sizes some
+/// strategies (a row cache) to the rows the kernel really gets.
+struct CapturedInputs {
+  std::vector<std::string> lines;
+  std::vector<std::map<std::string, int64_t>> scalars;
+};
+
 /// What every role knows about the kernel, whatever node it looks at.
 struct KernelBrief {
   const Kernel* kernel = nullptr;
   std::string source;                     // the original text of the kernel's range
   std::vector<std::string> launch_sites;  // one line each: "src/a.cu:40 in f(): k<<<...>>>(n, x)"
   std::vector<std::string> inputs;        // captured shapes, one line per capture
+  std::vector<std::map<std::string, int64_t>> scalars;  // integer scalar arguments of each capture
   std::optional<GpuInfo> gpu;
   std::optional<double> rtol, atol;  // the annotation's; nullopt: the harness's defaults per element type
 };

@@ -35,7 +35,7 @@ Expected<std::string> kernel_source(const Manifest& manifest, const Kernel& kern
   return text->substr(kernel.range.begin, kernel.range.end - kernel.range.begin);
 }
 
-Expected<KernelBrief> make_brief(const Manifest& manifest, const Kernel& kernel, std::vector<std::string> inputs,
+Expected<KernelBrief> make_brief(const Manifest& manifest, const Kernel& kernel, CapturedInputs inputs,
                                  std::optional<GpuInfo> gpu) {
   auto source = kernel_source(manifest, kernel);
   if (!source) return source.error();
@@ -47,7 +47,8 @@ Expected<KernelBrief> make_brief(const Manifest& manifest, const Kernel& kernel,
     if (std::find(b.launch_sites.begin(), b.launch_sites.end(), line) == b.launch_sites.end())
       b.launch_sites.push_back(std::move(line));
   }
-  b.inputs = std::move(inputs);
+  b.inputs = std::move(inputs.lines);
+  b.scalars = std::move(inputs.scalars);
   b.gpu = std::move(gpu);
   b.rtol = kernel.options.rtol;
   b.atol = kernel.options.atol;

@@ -22,7 +22,7 @@ std::string launch_site_line(const Kernel& kernel, const Launch& launch);
 Expected<std::string> kernel_source(const Manifest& manifest, const Kernel& kernel);
 
 /// The brief of a kernel. brief.kernel points into the manifest.
-Expected<KernelBrief> make_brief(const Manifest& manifest, const Kernel& kernel, std::vector<std::string> inputs,
+Expected<KernelBrief> make_brief(const Manifest& manifest, const Kernel& kernel, CapturedInputs inputs,
                                  std::optional<GpuInfo> gpu);
 
 }  // namespace stark

@@ -75,7 +75,7 @@ Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, Va
       (void)save();
       continue;
     }
-    auto brief = make_brief(manifest, *kernel, inputs ? inputs(*kernel) : std::vector<std::string>{}, result.gpu);
+    auto brief = make_brief(manifest, *kernel, inputs ? inputs(*kernel) : CapturedInputs{}, result.gpu);
     if (!brief) {
       say(fmt::format("{}: {}", kernel->id, brief.error().message));
       KernelResult k;

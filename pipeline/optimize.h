@@ -60,8 +60,8 @@ struct OptimizeHooks {
   std::function<void(const std::string&)> message;
 };
 
-/// Inputs of a kernel described for its brief (capture shapes), one line each.
-using InputsFn = std::function<std::vector<std::string>(const Kernel&)>;
+/// Inputs of a kernel described for its brief (capture shapes and scalars).
+using InputsFn = std::function<CapturedInputs(const Kernel&)>;
 
 /// Runs the search of every selected kernel. An Error when no kernel can be
 /// attempted at all (unknown --kernel ids, an unwritable output folder);

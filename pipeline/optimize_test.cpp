@@ -125,7 +125,7 @@ TEST(Optimize, KernelBudgetTakesTheOptionThenTheAnnotationAndNeverExceedsTheCap)
 
 TEST(Optimize, BriefShowsLaunchSites) {
   Project p;
-  auto b = make_brief(p.manifest, p.manifest.kernels[0], {"n=1048576"}, std::nullopt);
+  auto b = make_brief(p.manifest, p.manifest.kernels[0], CapturedInputs{{"n=1048576"}, {{{"n", 1048576}}}}, std::nullopt);
   ASSERT_TRUE(b);
   EXPECT_EQ(b->launch_sites.at(0), "src/ops.cu:7 in run(): saxpy<<<(n + 255) / 256, 256>>>(n, a, x, y)");
   EXPECT_EQ(b->source.rfind("__global__ void saxpy", 0), 0u);

@@ -60,10 +60,11 @@ std::vector<std::string> BuiltinTeam::applied_on(const std::string& source, cons
 }
 
 Expected<std::vector<std::string>> BuiltinTeam::options(const Kernel& kernel, const std::string& source,
-                                                        const LaunchOverride& launch, const std::optional<GpuInfo>& gpu) {
+                                                        const LaunchOverride& launch, const std::optional<GpuInfo>& gpu,
+                                                        const Scalars& scalars) {
   auto a = analysis(kernel, source);
   if (!a) return a.error();
-  Subject s{&kernel, source, launch, a->get(), gpu, applied_on(source, launch)};
+  Subject s{&kernel, source, launch, a->get(), gpu, applied_on(source, launch), scalars};
   // Structural strategies with all their parameter sets first (they are the
   // big wins and the parameters matter); then each polish strategy's first
   // set; then the polish alternatives.
@@ -89,14 +90,14 @@ Expected<std::vector<std::string>> BuiltinTeam::options(const Kernel& kernel, co
 
 Expected<Variant> BuiltinTeam::build(const Kernel& kernel, const std::string& label_text, const std::string& source,
                                      const LaunchOverride& launch, const std::optional<GpuInfo>& gpu,
-                                     const std::vector<std::string>& applied) {
+                                     const std::vector<std::string>& applied, const Scalars& scalars) {
   auto parsed = parse_label(label_text);
   if (!parsed) return Error{fmt::format("builtin: '{}' is not a strategy of the built-in expert", label_text)};
   const Strategy* strategy = find_strategy(parsed->first);
   if (!strategy) return Error{fmt::format("builtin: unknown strategy '{}'", parsed->first)};
   auto a = analysis(kernel, source);
   if (!a) return a.error();
-  Subject s{&kernel, source, launch, a->get(), gpu, applied};
+  Subject s{&kernel, source, launch, a->get(), gpu, applied, scalars};
   auto v = strategy->apply(s, parsed->second);
   if (!v) return v.error();
   Origin origin{source, launch, label_text, applied};
@@ -109,7 +110,7 @@ Expected<Variant> BuiltinTeam::build(const Kernel& kernel, const std::string& la
 RoleReply<Plan> BuiltinTeam::plan(const PlanInput& in) {
   const Kernel& kernel = *in.brief->kernel;
   const SearchNode& node = *in.node;
-  auto all = options(kernel, node.variant.source, node.variant.launch, in.brief->gpu);
+  auto all = options(kernel, node.variant.source, node.variant.launch, in.brief->gpu, in.brief->scalars);
   if (!all) return {Error{"builtin: cannot analyse the kernel: " + all.error().message}, {}};
   std::set<std::string> tried;
   for (const SearchNode* c : in.children) tried.insert(c->strategy);
@@ -132,7 +133,7 @@ RoleReply<Plan> BuiltinTeam::plan(const PlanInput& in) {
 RoleReply<Variant> BuiltinTeam::code(const CodeInput& in) {
   const SearchNode& node = *in.node;
   auto v = build(*in.brief->kernel, in.plan.strategy, node.variant.source, node.variant.launch, in.brief->gpu,
-                 applied_on(node.variant.source, node.variant.launch));
+                 applied_on(node.variant.source, node.variant.launch), in.brief->scalars);
   if (!v) return {v.error(), {}};
   return {*v, {}};
 }
@@ -157,11 +158,13 @@ RoleReply<Variant> BuiltinTeam::debug(const DebugInput& in) {
   auto a = analysis(*in.brief->kernel, origin.parent_source);
   if (!a) return {a.error(), {}};
   std::vector<std::string> parent_applied(origin.applied.begin(), origin.applied.end() - 1);
-  Subject s{in.brief->kernel, origin.parent_source, origin.parent_launch, a->get(), in.brief->gpu, parent_applied};
+  Subject s{in.brief->kernel, origin.parent_source, origin.parent_launch, a->get(), in.brief->gpu, parent_applied,
+            in.brief->scalars};
   for (const auto& params : strategy->candidates(s)) {
     std::string l = label(*strategy, params);
     if (used.count(l)) continue;
-    auto v = build(*in.brief->kernel, l, origin.parent_source, origin.parent_launch, in.brief->gpu, parent_applied);
+    auto v = build(*in.brief->kernel, l, origin.parent_source, origin.parent_launch, in.brief->gpu, parent_applied,
+                   in.brief->scalars);
     if (v) return {*v, {}};
   }
   return {Error{fmt::format("builtin: every parameter set of {} was tried; backing off", strategy->name())}, {}};

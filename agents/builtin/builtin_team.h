@@ -20,6 +20,8 @@ namespace stark {
 
 class BuiltinTeam : public Team {
  public:
+  using Scalars = std::vector<std::map<std::string, int64_t>>;
+
   BuiltinTeam(std::filesystem::path source_root, ClangSetup setup);
 
   BackendInfo info() const override { return {"builtin", "stark-expert-1"}; }
@@ -29,8 +31,9 @@ class BuiltinTeam : public Team {
 
   /// Labels of every (strategy, params) the expert would try on a kernel
   /// source, in its order (for tests and `--verbose`).
+  /// scalars: each capture's integer arguments (KernelBrief::scalars).
   Expected<std::vector<std::string>> options(const Kernel& kernel, const std::string& source, const LaunchOverride& launch,
-                                             const std::optional<GpuInfo>& gpu);
+                                             const std::optional<GpuInfo>& gpu, const Scalars& scalars = {});
 
  private:
   /// Where a candidate came from, for debug.
@@ -45,7 +48,7 @@ class BuiltinTeam : public Team {
   std::vector<std::string> applied_on(const std::string& source, const LaunchOverride& launch);
   Expected<Variant> build(const Kernel& kernel, const std::string& label, const std::string& source,
                           const LaunchOverride& launch, const std::optional<GpuInfo>& gpu,
-                          const std::vector<std::string>& applied);
+                          const std::vector<std::string>& applied, const Scalars& scalars);
 
   std::filesystem::path root_;
   ClangSetup setup_;

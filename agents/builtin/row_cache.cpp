@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
 #include <map>
 #include <regex>
 #include <set>
@@ -81,10 +82,38 @@ std::optional<Choice> choose(const KernelAnalysis& a, const std::string& source,
 
 }  // namespace
 
+namespace {
+
+/// The smallest power of two K with K * block >= the longest captured row,
+/// when the block is a constant and the row bound a parameter the captures
+/// recorded; nullopt otherwise, or when the row needs more than 32 per thread.
+std::optional<int64_t> whole_row(const Subject& s, const std::string& bound) {
+  if (s.launch.block.size() != 1) return std::nullopt;
+  int64_t block = 0;
+  const std::string& text = s.launch.block.front();
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), block);
+  if (ec != std::errc() || end != text.data() + text.size() || block <= 0) return std::nullopt;
+  auto row = s.largest(bound);
+  if (!row || *row <= 0) return std::nullopt;
+  int64_t k = 1;
+  while (k * block < *row) k *= 2;
+  return k <= 32 ? std::optional(k) : std::nullopt;
+}
+
+}  // namespace
+
 std::vector<Params> RowCache::candidates(const Subject& s) const {
-  if (s.has(name()) || !choose(*s.analysis, s.source, nullptr)) return {};
+  auto choice = s.has(name()) ? std::nullopt : choose(*s.analysis, s.source, nullptr);
+  if (!choice) return {};
+  // A cache that holds the longest captured row reads every row once and
+  // never runs the tail loop: that K first, the usual sizes after it.
+  std::vector<int64_t> sizes = {8, 4, 16};
+  if (auto k = whole_row(s, choice->loops.front().bound)) {
+    std::erase(sizes, *k);
+    sizes.insert(sizes.begin(), *k);
+  }
   std::vector<Params> out;
-  for (int k : {8, 4, 16}) out.push_back({{{"per_thread", k}}});
+  for (int64_t k : sizes) out.push_back({{{"per_thread", k}}});
   return out;
 }
 

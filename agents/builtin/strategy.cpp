@@ -36,6 +36,16 @@ bool Subject::has(const std::string& strategy) const {
   return std::find(applied.begin(), applied.end(), strategy) != applied.end();
 }
 
+std::optional<int64_t> Subject::largest(const std::string& param) const {
+  std::optional<int64_t> out;
+  for (const auto& capture : scalars) {
+    auto it = capture.find(param);
+    if (it == capture.end()) return std::nullopt;
+    out = std::max(out.value_or(it->second), it->second);
+  }
+  return out;
+}
+
 Variant Subject::with_source(std::string text) const {
   Variant v;
   v.kernel = kernel->id;

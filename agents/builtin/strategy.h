@@ -41,9 +41,13 @@ struct Subject {
   const KernelAnalysis* analysis = nullptr;
   std::optional<GpuInfo> gpu;
   std::vector<std::string> applied;  // strategy names already on this node's path from the root
+  std::vector<std::map<std::string, int64_t>> scalars;  // each capture's integer scalar arguments (KernelBrief::scalars)
 
   int sm_count() const { return gpu && gpu->sm_count > 0 ? gpu->sm_count : 132; }
   bool has(const std::string& strategy) const;
+  /// The largest captured value of an integer parameter; nullopt when a
+  /// capture lacks it (or there are none): then nothing is known about it.
+  std::optional<int64_t> largest(const std::string& param) const;
   /// The kernel with a rewritten source and this subject's launch.
   Variant with_source(std::string source) const;
 };

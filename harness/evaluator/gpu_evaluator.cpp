@@ -540,8 +540,9 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
     std::string cs = find_compute_sanitizer(options_.compute_sanitizer);
     WorkerLaunch launch = pool_->executor().launch(0);
     SanitizerMemo memo(options_.cache_dir / "sanitized");
-    bool both_passed = true;  // ran and passed: a check that could not run proves nothing
-    for (const char* tool : {"memcheck", "racecheck"}) {
+    // Both tools at once: each instrumented run is mostly host work, and the
+    // candidate waits for the slower one rather than for the sum.
+    auto sanitized = [&](const char* tool) {
       std::string memo_key = SanitizerMemo::key(tool, once_json, smallest_record);
       std::optional<Check> reused = smallest_record.is_null() ? std::nullopt : memo.find(tool, memo_key);
       // compute-sanitizer writes its findings to a log file where it runs:
@@ -555,6 +556,14 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
                     : run_sanitizer(tool, cs, launch.argv, once_json, options_.sanitizer_timeout,
                                     options_.cache_dir / "tmp", launch.env);
       if (!reused && !smallest_record.is_null()) memo.remember(memo_key, c);
+      return c;
+    };
+    std::vector<std::future<Check>> runs;
+    for (const char* tool : {"memcheck", "racecheck"}) runs.push_back(std::async(std::launch::async, sanitized, tool));
+    std::vector<Check> results;
+    for (auto& r : runs) results.push_back(r.get());
+    bool both_passed = true;  // ran and passed: a check that could not run proves nothing
+    for (const Check& c : results) {
       checks.push_back(c);
       both_passed = both_passed && c.ok;
       if (c.ok && !*c.ok) {
