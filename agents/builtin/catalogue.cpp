@@ -6,6 +6,7 @@
 #include "agents/builtin/row_cache.h"
 #include "agents/builtin/row_cooperative.h"
 #include "agents/builtin/tile_matmul.h"
+#include "agents/builtin/tile_stencil.h"
 #include "agents/builtin/tile_transpose.h"
 #include "agents/builtin/vectorize.h"
 
@@ -20,6 +21,7 @@ const std::vector<std::unique_ptr<Strategy>>& catalogue() {
     v.push_back(std::make_unique<RowCache>());
     v.push_back(std::make_unique<TileTranspose>());
     v.push_back(std::make_unique<TileMatmul>());
+    v.push_back(std::make_unique<TileStencil>());
     v.push_back(std::make_unique<Vectorize>());
     v.push_back(std::make_unique<LaunchShape>());
     v.push_back(std::make_unique<BlockShape2D>());
@@ -41,7 +43,7 @@ const Strategy* find_strategy(std::string_view name) {
 }
 
 bool is_structural(const Strategy& s) {
-  for (std::string_view n : {"block-reduce", "privatize", "block-per-row", "row-cache", "tile-transpose", "tile-matmul", "vectorize"})
+  for (std::string_view n : {"block-reduce", "privatize", "block-per-row", "row-cache", "tile-transpose", "tile-matmul", "tile-stencil", "vectorize"})
     if (s.name() == n) return true;
   return false;
 }
