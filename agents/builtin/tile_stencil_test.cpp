@@ -96,6 +96,10 @@ TEST_F(TileStencilTest, TheFivePointStencilReadsItsNeighboursFromASharedTile) {
     ASSERT_TRUE(ptx);
     EXPECT_NE(ptx->find("ld.shared.f32"), std::string::npos) << label;
     EXPECT_NE(ptx->find("bar.sync"), std::string::npos) << label;
+    // Every load of the input is issued before the first store to the tile:
+    // a thread's loads are in flight together, not one latency after another.
+    ASSERT_NE(ptx->find("st.shared"), std::string::npos) << label;
+    EXPECT_LT(ptx->rfind("ld.global"), ptx->find("st.shared")) << label << "\n" << *ptx;
   }
 }
 
