@@ -43,14 +43,6 @@ std::string candidate_key(const std::string& source, const LaunchOverride& launc
   return content_hash(source + "\n" + nlohmann::json(launch).dump());
 }
 
-/// Whether a single-precision math call sits in a loop's body.
-bool math_in_loop(const KernelAnalysis& a) {
-  for (const auto& m : a.math)
-    for (const auto& l : a.loops)
-      if (m.function.back() == 'f' && m.name.begin >= l.body.begin && m.name.end <= l.body.end) return true;
-  return false;
-}
-
 }  // namespace
 
 std::vector<std::string> BuiltinTeam::applied_on(const std::string& source, const LaunchOverride& launch) {
@@ -68,21 +60,14 @@ Expected<std::vector<std::string>> BuiltinTeam::options(const Kernel& kernel, co
   // Structural strategies with all their parameter sets first (they are the
   // big wins and the parameters matter); then each polish strategy's first
   // set; then the polish alternatives.
+  // (Ranking fast-math first where expf sits in a loop was measured on the
+  // H200 and dropped: on softmax's row-cached variants it was slower in 6 of
+  // 8 tries, docs/gpu-runs/2026-12-03-h200-third.)
   std::vector<std::string> first, later;
-  size_t structural = 0;
   for (const auto& strategy : catalogue()) {
     auto sets = strategy->candidates(s);
     bool big = builtin::is_structural(*strategy);
     for (size_t i = 0; i < sets.size(); ++i) (big || i == 0 ? first : later).push_back(label(*strategy, sets[i]));
-    if (big) structural = first.size();
-  }
-  // Single-precision math in a loop is per-element work that can hide the
-  // memory traffic (softmax's expf twice per element): its intrinsics are the
-  // first polish worth trying there.
-  if (math_in_loop(**a)) {
-    auto fast = std::find_if(first.begin() + static_cast<std::ptrdiff_t>(structural), first.end(),
-                             [](const std::string& l) { return l.rfind("fast-math", 0) == 0; });
-    if (fast != first.end()) std::rotate(first.begin() + static_cast<std::ptrdiff_t>(structural), fast, fast + 1);
   }
   first.insert(first.end(), later.begin(), later.end());
   return first;
