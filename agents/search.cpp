@@ -145,6 +145,7 @@ std::string rng_text(const std::mt19937_64& rng) {
 
 void apply_evaluation(SearchNode& n, const Evaluation& e) {
   n.checks = e.checks;
+  n.seconds = e.seconds;
   n.status = to_string(e.verdict);
   if (e.verdict == Verdict::Accepted && e.variant_us) {
     n.state = NodeState::Correct;

@@ -5,6 +5,7 @@
 #define STARK_AGENTS_SEARCH_TREE_H
 
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +42,9 @@ struct SearchNode {
   std::vector<CaptureTime> captures;  // per capture: the original's and this candidate's medians
   std::string diagnostics;  // compiler or checker messages, for the debug role
   std::vector<Check> checks;
+  // The evaluation's phases (Evaluation::seconds), for progress lines. Not
+  // saved: wall times would make the trees of two identical searches differ.
+  std::map<std::string, double> seconds;
   std::vector<int> children;
 
   /// Runtime for ranking: failed = +infinity; untimed ranks behind every timed node.

@@ -197,7 +197,7 @@ class OptimizeCommand : public Command {
       progress.begin_kernel(k.id, budget, baseline);
     };
     hooks.attempt = [&](const Kernel&, const SearchNode& n) {
-      progress.attempt({n.id, n.role, n.status, n.time_us, n.strategy, n.diagnostics});
+      progress.attempt({n.id, n.role, n.status, n.time_us, n.strategy, n.diagnostics, n.seconds});
     };
     hooks.end_kernel = [&](const KernelResult& k) { progress.end_kernel(k); };
     hooks.message = [&](const std::string& m) { note(m); };

@@ -41,6 +41,15 @@ std::string elide(std::string_view s, size_t max) {
 
 std::string first_line(std::string_view s) { return std::string(s.substr(0, s.find('\n'))); }
 
+/// "compile 2.1 s, judge 4.0 s, sanitize 9.3 s", in the order they run.
+std::string phase_times(const std::map<std::string, double>& seconds) {
+  std::string out;
+  for (const char* phase : {"compile", "judge", "gates", "sanitize"})
+    if (auto it = seconds.find(phase); it != seconds.end())
+      out += fmt::format("{}{} {:.1f} s", out.empty() ? "" : ", ", phase, it->second);
+  return out;
+}
+
 bool failed_status(std::string_view status) { return status != "accepted"; }
 
 }  // namespace
@@ -163,6 +172,7 @@ void ProgressDisplay::attempt(const AttemptEvent& e) {
     }
     if (!e.strategy.empty()) line += ": " + e.strategy;
     if (!e.diagnostics.empty()) line += paint(kDim, " -- " + first_line(e.diagnostics));
+    if (!e.seconds.empty()) line += paint(kDim, " [" + phase_times(e.seconds) + "]");
     print_line(line);
     if (style_.terminal) show_status(status_text(&e));
     return;

@@ -10,6 +10,7 @@
 #ifndef STARK_CLI_PROGRESS_H
 #define STARK_CLI_PROGRESS_H
 
+#include <map>
 #include <mutex>
 #include <optional>
 #include <ostream>
@@ -48,6 +49,7 @@ struct AttemptEvent {
   std::optional<double> time_us;   // accepted candidates
   std::string strategy;            // the plan's choice in a few words
   std::string diagnostics;         // why it failed; the first line is shown in verbose mode
+  std::map<std::string, double> seconds;  // the evaluation's phases, shown in verbose mode
 };
 
 /// Prints the progress of one optimize run. Thread-safe: every call takes a lock.

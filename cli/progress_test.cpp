@@ -29,7 +29,7 @@ void drive(ProgressDisplay& p) {
   p.begin_kernel("src/ops.cu:saxpy", 3, 412.0);
   p.attempt({1, "plan+code", "compile_error", std::nullopt, "stage x in shared memory", "ops.cu(9): error: tile\nmore"});
   p.attempt({2, "debug", "accepted", 318.0, "declare the tile", ""});
-  p.attempt({3, "plan+code", "accepted", 224.0, "four float4 per thread", ""});
+  p.attempt({3, "plan+code", "accepted", 224.0, "four float4 per thread", "", {{"sanitize", 9.31}, {"compile", 2.1}, {"judge", 4.0}}});
   p.end_kernel(finished("src/ops.cu:saxpy", KernelStatus::Improved, 3, 412.0, 224.0));
   p.begin_kernel("src/h.cu:histogram", 5, 95.0);
   p.message("stark: warning: worker restarted");
@@ -104,7 +104,10 @@ TEST(Progress, VerboseKeepsEveryAttemptWithItsDiagnostic) {
   EXPECT_NE(out.find("[1/8] saxpy #1 plan+code compile_error: stage x in shared memory -- ops.cu(9): error: tile\n"),
             std::string::npos)
       << out;
-  EXPECT_NE(out.find("[3/8] saxpy #3 plan+code accepted 224 us (1.84x): four float4 per thread\n"), std::string::npos)
+  // Where the evaluation's time went, in the order the phases run.
+  EXPECT_NE(out.find("[3/8] saxpy #3 plan+code accepted 224 us (1.84x): four float4 per thread "
+                     "[compile 2.1 s, judge 4.0 s, sanitize 9.3 s]\n"),
+            std::string::npos)
       << out;
   EXPECT_EQ(out.find("more"), std::string::npos) << "only the first diagnostic line";
   EXPECT_EQ(out.find(" | "), std::string::npos) << "no status lines duplicating the attempt lines in a log";

@@ -59,6 +59,7 @@ void to_json(json& j, const Evaluation& e) {
        {"speedup", or_null(e.speedup)},
        {"gpu", or_null(e.gpu)}};
   if (e.untimed) j["untimed"] = true;
+  if (!e.seconds.empty()) j["seconds"] = e.seconds;
 }
 
 void from_json(const json& j, Evaluation& e) {
@@ -87,6 +88,7 @@ void from_json(const json& j, Evaluation& e) {
   e.speedup = optional_field<double>(j, "speedup");
   e.gpu = optional_field<GpuInfo>(j, "gpu");
   e.untimed = j.value("untimed", false);
+  e.seconds = j.value("seconds", std::map<std::string, double>{});
 }
 
 }  // namespace stark

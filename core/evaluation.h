@@ -2,6 +2,7 @@
 #ifndef STARK_CORE_EVALUATION_H
 #define STARK_CORE_EVALUATION_H
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -58,6 +59,9 @@ struct Evaluation {
   // Extension: true when the variant compiled (and validated) but nothing
   // could be run or timed, e.g. on a machine without a GPU. Verdict is Error.
   bool untimed = false;
+  // Extension: wall seconds of the evaluation's phases that ran ("compile",
+  // "judge", "gates", "sanitize"), so a slow search shows where its time went.
+  std::map<std::string, double> seconds;
   bool operator==(const Evaluation&) const = default;
 };
 

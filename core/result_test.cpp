@@ -57,6 +57,11 @@ TEST(Evaluation, RoundTrip) {
   e.captures = {{"0", Timing{10, 9, 11, 50}, std::nullopt, 0.5, 0.1}};
   nlohmann::json j = e;
   EXPECT_TRUE(j["checks"][0]["ok"].is_null());
+  EXPECT_FALSE(j.contains("seconds"));  // only when phases were timed
+  EXPECT_EQ(j.get<Evaluation>(), e);
+  e.seconds = {{"compile", 2.5}, {"judge", 0.75}};
+  j = e;
+  EXPECT_EQ(j["seconds"]["judge"], 0.75);
   EXPECT_EQ(j.get<Evaluation>(), e);
 }
 

@@ -267,9 +267,18 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
     r.expected_file_hash = expected_hash();
     return r;
   };
+  // Each phase's wall time goes into e.seconds as it ends.
+  using Clock = std::chrono::steady_clock;
+  auto phase_start = Clock::now();
+  auto phase_end = [&](const char* phase) {
+    auto now = Clock::now();
+    e.seconds[phase] = std::chrono::duration<double>(now - phase_start).count();
+    phase_start = now;
+  };
   auto base_future = std::async(std::launch::async, [&] { return compiler_.compile(request_for(std::nullopt, CompileMode::Cubin, sm)); });
   auto var = compiler_.compile(request_for(variant.source, CompileMode::Cubin, sm));
   auto base = base_future.get();
+  phase_end("compile");
   if (!base) return verdict_error(base.error().message);
   if (!base->ok)
     return verdict_error(fmt::format("the original kernel does not compile for sm_{}: {}", sm, first_error(base->log)));
@@ -432,6 +441,7 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
     shipment = std::move(*s);
   }
   auto outcome = pool_->submit(request, shipment ? &*shipment : nullptr);
+  phase_end("judge");
   using Kind = WorkerProcess::Outcome::Kind;
   if (outcome.kind == Kind::NotStarted) return verdict_error(outcome.detail);
   if (outcome.kind == Kind::Crashed || outcome.kind == Kind::TimedOut)
@@ -507,6 +517,7 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
                                                      join(failed, "; "));
     checks.push_back(make_check("archs", true, "compiles for sm_" + join(kernel.compile->archs, ", sm_")));
   }
+  phase_end("gates");
   // compute-sanitizer gates a candidate that can be the result: the search
   // keeps the fastest, so one slower than a candidate that already passed
   // the sanitizers can never win, and instrumenting it would only cost time.
@@ -562,6 +573,7 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
     for (const char* tool : {"memcheck", "racecheck"}) runs.push_back(std::async(std::launch::async, sanitized, tool));
     std::vector<Check> results;
     for (auto& r : runs) results.push_back(r.get());
+    phase_end("sanitize");
     bool both_passed = true;  // ran and passed: a check that could not run proves nothing
     for (const Check& c : results) {
       checks.push_back(c);

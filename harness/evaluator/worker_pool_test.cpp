@@ -65,6 +65,10 @@ TEST_F(WorkerPoolTest, ShippedCandidatesAreCheckedByWorkersWithoutAGpu) {
   EXPECT_EQ(find(e, "launch")->ok, true);
   EXPECT_NE(find(e, "launch")->detail.find("grid (16,1,1) block (256,1,1)"), std::string::npos) << find(e, "launch")->detail;
   EXPECT_EQ(find(e, "correctness")->ok, std::nullopt);
+  // The phases that ran, timed; nothing was sanitized.
+  EXPECT_EQ(e.seconds.count("compile"), 1u);
+  EXPECT_EQ(e.seconds.count("judge"), 1u);
+  EXPECT_EQ(e.seconds.count("sanitize"), 0u);
 
   // Sent once: two cubins and the capture's snapshots (x and y before the launch).
   auto first = ev.workers().stats();
