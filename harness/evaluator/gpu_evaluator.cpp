@@ -23,8 +23,6 @@
 #include "harness/common/cubin_info.h"
 #include "harness/compile/host_code_check.h"
 #include "harness/evaluator/locate.h"
-#include "harness/evaluator/sanitizer.h"
-#include "harness/evaluator/sanitizer_memo.h"
 #include "harness/store/capture_store.h"
 
 namespace stark::harness {
@@ -531,48 +529,7 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
   bool sanitize = options_.sanitize == GpuEvaluatorOptions::Sanitize::Always ||
                   (options_.sanitize == GpuEvaluatorOptions::Sanitize::Accepted && faster_than_original && could_win);
   if (sanitize) {
-    // The smallest capture keeps the instrumented run short.
-    std::string smallest = ids->front();
-    nlohmann::json smallest_record;  // what the run depends on, for the memo
-    if (const CaptureIndex* index = capture_index()) {
-      uint64_t best = UINT64_MAX;
-      for (const auto& id : *ids)
-        if (const Capture* c = index->find(id); c && c->bytes < best) {
-          best = c->bytes;
-          smallest = id;
-          smallest_record = *c;
-        }
-    }
-    EvaluateRequest once = req;
-    once.captures = {smallest};
-    once.watchdog_seconds = std::max(options_.watchdog_seconds * 20, 120.0);
-    nlohmann::json once_json = once;
-    once_json["op"] = "run_once";
-    std::string cs = find_compute_sanitizer(options_.compute_sanitizer);
-    WorkerLaunch launch = pool_->executor().launch(0);
-    SanitizerMemo memo(options_.cache_dir / "sanitized");
-    // Both tools at once: each instrumented run is mostly host work, and the
-    // candidate waits for the slower one rather than for the sum.
-    auto sanitized = [&](const char* tool) {
-      std::string memo_key = SanitizerMemo::key(tool, once_json, smallest_record);
-      std::optional<Check> reused = smallest_record.is_null() ? std::nullopt : memo.find(tool, memo_key);
-      // compute-sanitizer writes its findings to a log file where it runs:
-      // with shipped requests that is another node, which cannot be read back.
-      Check c = reused ? *reused
-                : pool_->executor().ships()
-                    ? make_check(tool, std::nullopt,
-                                 fmt::format("not run: compute-sanitizer is not run on {} workers yet (its log stays on "
-                                             "the worker's node)",
-                                             pool_->executor().name()))
-                    : run_sanitizer(tool, cs, launch.argv, once_json, options_.sanitizer_timeout,
-                                    options_.cache_dir / "tmp", launch.env);
-      if (!reused && !smallest_record.is_null()) memo.remember(memo_key, c);
-      return c;
-    };
-    std::vector<std::future<Check>> runs;
-    for (const char* tool : {"memcheck", "racecheck"}) runs.push_back(std::async(std::launch::async, sanitized, tool));
-    std::vector<Check> results;
-    for (auto& r : runs) results.push_back(r.get());
+    std::vector<Check> results = run_sanitizers(req, *ids, capture_index());
     phase_end("sanitize");
     bool both_passed = true;  // ran and passed: a check that could not run proves nothing
     for (const Check& c : results) {

@@ -31,6 +31,8 @@
 
 namespace stark::harness {
 
+struct CaptureIndex;
+
 struct GpuEvaluatorOptions {
   std::filesystem::path store;      // capture store
   std::filesystem::path cache_dir;  // compiled kernels
@@ -88,6 +90,11 @@ class GpuEvaluator final : public Evaluator {
 
  private:
   Evaluation evaluate_impl(const Kernel& kernel, const Variant& variant);
+  /// memcheck and racecheck of the request's variant, run at once on the
+  /// smallest of the captures (remembered passes reused): sanitize_gate.cpp.
+  /// `index`: the store's, for the captures' sizes (null: the first capture).
+  std::vector<Check> run_sanitizers(const EvaluateRequest& req, const std::vector<std::string>& captures,
+                                    const CaptureIndex* index);
 
   Manifest manifest_;
   GpuEvaluatorOptions options_;
