@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <map>
 #include <regex>
 #include <set>
 
+#include "agents/builtin/polish.h"
 #include "agents/builtin/rewrite.h"
 
 namespace stark::builtin {
@@ -88,11 +88,8 @@ namespace {
 /// when the block is a constant and the row bound a parameter the captures
 /// recorded; nullopt otherwise, or when the row needs more than 32 per thread.
 std::optional<int64_t> whole_row(const Subject& s, const std::string& bound) {
-  if (s.launch.block.size() != 1) return std::nullopt;
-  int64_t block = 0;
-  const std::string& text = s.launch.block.front();
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), block);
-  if (ec != std::errc() || end != text.data() + text.size() || block <= 0) return std::nullopt;
+  int64_t block = constant_block(s.launch);
+  if (s.launch.block.size() != 1 || block <= 0) return std::nullopt;
   auto row = s.largest(bound);
   if (!row || *row <= 0) return std::nullopt;
   int64_t k = 1;
