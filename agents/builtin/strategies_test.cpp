@@ -12,6 +12,7 @@
 
 #include "agents/builtin/builtin_team.h"
 #include "agents/builtin/catalogue.h"
+#include "agents/builtin/scanned_kernels_test.h"
 #include "clang_tool/scan.h"
 #include "clang_tool/toolchain.h"
 #include "clang_tool/variant_check.h"
@@ -23,53 +24,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-class Strategies : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    ScanOptions options;
-    options.build_dir = fs::path(STARK_BINARY_DIR) / "tests/projects/nnops-build";
-    options.target = "nnops";
-    auto out = scan_build(options);
-    ASSERT_TRUE(out) << out.error().message;
-    manifest_ = new Manifest(out->manifest);
-  }
-  static void TearDownTestSuite() { delete manifest_; }
-
-  static const Kernel& kernel(const std::string& id) {
-    const Kernel* k = manifest_->find_kernel(id);
-    EXPECT_TRUE(k) << id;
-    return *k;
-  }
-  static std::string source(const Kernel& k) {
-    auto text = read_file(fs::path(manifest_->source_root) / k.file);
-    return text->substr(k.range.begin, k.range.end - k.range.begin);
-  }
-  static ClangSetup setup() { return *locate_clang_setup(); }
-  /// The code role's variant of kernel k for a plan naming `label`, from the
-  /// original, or from `parent` (made by the plan `parent_label`).
-  static RoleReply<Variant> code(BuiltinTeam& team, const Kernel& k, const std::string& label,
-                                 const Variant* parent = nullptr, const std::string& parent_label = "");
-  static Manifest* manifest_;
+struct Nnops {
+  static constexpr const char* kBuild = "nnops-build";
+  static constexpr const char* kTarget = "nnops";
 };
-Manifest* Strategies::manifest_ = nullptr;
-
-const std::optional<GpuInfo> kH200 = GpuInfo{"NVIDIA H200", "90", "", "13.0", 132, 4800};
-
-RoleReply<Variant> Strategies::code(BuiltinTeam& team, const Kernel& k, const std::string& label,
-                                    const Variant* parent, const std::string& parent_label) {
-  KernelBrief brief;
-  brief.kernel = &k;
-  brief.gpu = kH200;
-  SearchNode root, node;
-  root.variant = Variant{k.id, source(k), {}};
-  if (parent) {
-    node.id = 1;
-    node.parent = 0;
-    node.strategy = parent_label;
-    node.variant = *parent;
-  }
-  return team.code(CodeInput{&brief, parent ? &node : &root, &root, {}, {}, Plan{label, "", {}}});
-}
+using Strategies = testing::ScannedKernels<Nnops>;
+using testing::kH200;
 
 TEST_F(Strategies, EachNaiveKernelGetsItsPattern) {
   BuiltinTeam team(manifest_->source_root, setup());

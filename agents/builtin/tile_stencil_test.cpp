@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "agents/builtin/builtin_team.h"
+#include "agents/builtin/scanned_kernels_test.h"
 #include "clang_tool/scan.h"
 #include "clang_tool/toolchain.h"
 #include "clang_tool/variant_check.h"
@@ -18,40 +18,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::optional<GpuInfo> kH200 = GpuInfo{"NVIDIA H200", "90", "", "13.0", 132, 4800};
-
-class TileStencilTest : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() {
-    ScanOptions options;
-    options.build_dir = fs::path(STARK_BINARY_DIR) / "tests/projects/bench-build";
-    options.target = "bench_kernels";
-    auto out = scan_build(options);
-    ASSERT_TRUE(out) << out.error().message;
-    manifest_ = new Manifest(out->manifest);
-  }
-  static void TearDownTestSuite() { delete manifest_; }
-
-  static const Kernel& kernel(const std::string& id) {
-    const Kernel* k = manifest_->find_kernel(id);
-    EXPECT_TRUE(k) << id;
-    return *k;
-  }
-  static std::string source(const Kernel& k) {
-    auto text = read_file(fs::path(manifest_->source_root) / k.file);
-    return text->substr(k.range.begin, k.range.end - k.range.begin);
-  }
-  static RoleReply<Variant> code(BuiltinTeam& team, const Kernel& k, const std::string& label) {
-    KernelBrief brief;
-    brief.kernel = &k;
-    brief.gpu = kH200;
-    SearchNode root;
-    root.variant = Variant{k.id, source(k), {}};
-    return team.code(CodeInput{&brief, &root, &root, {}, {}, Plan{label, "", {}}});
-  }
-  static Manifest* manifest_;
+struct Bench {
+  static constexpr const char* kBuild = "bench-build";
+  static constexpr const char* kTarget = "bench_kernels";
 };
-Manifest* TileStencilTest::manifest_ = nullptr;
+using TileStencilTest = testing::ScannedKernels<Bench>;
+using testing::kH200;
 
 size_t count(const std::string& text, const std::string& what) {
   size_t n = 0;
@@ -60,8 +32,8 @@ size_t count(const std::string& text, const std::string& what) {
 }
 
 TEST_F(TileStencilTest, TheFivePointStencilReadsItsNeighboursFromASharedTile) {
-  BuiltinTeam team(manifest_->source_root, *locate_clang_setup());
-  ClangVariantValidator validator(*locate_clang_setup(), manifest_->source_root);
+  BuiltinTeam team(manifest_->source_root, setup());
+  ClangVariantValidator validator(setup(), manifest_->source_root);
   harness::CompileService compiler({fs::temp_directory_path() / "stark_tile_stencil_test_cache", 0, STARK_NVCC_PATH});
   const Kernel& k = kernel("src/stencil.cu:bench::stencil5_kernel");
   auto options = team.options(k, source(k), {}, kH200);
@@ -104,7 +76,7 @@ TEST_F(TileStencilTest, TheFivePointStencilReadsItsNeighboursFromASharedTile) {
 }
 
 TEST_F(TileStencilTest, KernelsThatAreNotStencilsAreLeftAlone) {
-  BuiltinTeam team(manifest_->source_root, *locate_clang_setup());
+  BuiltinTeam team(manifest_->source_root, setup());
   // A transpose reads each element once; conv2d loops over its filter.
   for (const char* id : {"src/transpose.cu:bench::transpose_kernel", "src/conv2d.cu:bench::conv2d_kernel"}) {
     const Kernel& k = kernel(id);

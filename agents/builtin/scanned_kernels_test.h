@@ -1,0 +1,68 @@
+// Base fixture of the built-in expert's tests: the kernels of a test project
+// that a ctest fixture configured (tests/projects/<build>), scanned once per
+// suite with real clang, and the code role run on them.
+#ifndef STARK_AGENTS_BUILTIN_SCANNED_KERNELS_TEST_H
+#define STARK_AGENTS_BUILTIN_SCANNED_KERNELS_TEST_H
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "agents/builtin/builtin_team.h"
+#include "clang_tool/scan.h"
+#include "clang_tool/toolchain.h"
+#include "core/file_io.h"
+
+namespace stark::testing {
+
+inline const std::optional<GpuInfo> kH200 = GpuInfo{"NVIDIA H200", "90", "", "13.0", 132, 4800};
+
+/// Project: a type with `static constexpr const char* kBuild` (the folder
+/// under tests/projects) and `kTarget` (the CMake target to scan).
+template <typename Project>
+class ScannedKernels : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    ScanOptions options;
+    options.build_dir = std::filesystem::path(STARK_BINARY_DIR) / "tests/projects" / Project::kBuild;
+    options.target = Project::kTarget;
+    auto out = scan_build(options);
+    ASSERT_TRUE(out) << out.error().message;
+    manifest_ = new Manifest(out->manifest);
+  }
+  static void TearDownTestSuite() { delete manifest_; }
+
+  static const Kernel& kernel(const std::string& id) {
+    const Kernel* k = manifest_->find_kernel(id);
+    EXPECT_TRUE(k) << id;
+    return *k;
+  }
+  static std::string source(const Kernel& k) {
+    auto text = read_file(std::filesystem::path(manifest_->source_root) / k.file);
+    return text->substr(k.range.begin, k.range.end - k.range.begin);
+  }
+  static ClangSetup setup() { return *locate_clang_setup(); }
+  /// The code role's variant of kernel k for a plan naming `label`, from the
+  /// original, or from `parent` (made by the plan `parent_label`).
+  static RoleReply<Variant> code(BuiltinTeam& team, const Kernel& k, const std::string& label,
+                                 const Variant* parent = nullptr, const std::string& parent_label = "") {
+    KernelBrief brief;
+    brief.kernel = &k;
+    brief.gpu = kH200;
+    SearchNode root, node;
+    root.variant = Variant{k.id, source(k), {}};
+    if (parent) {
+      node.id = 1;
+      node.parent = 0;
+      node.strategy = parent_label;
+      node.variant = *parent;
+    }
+    return team.code(CodeInput{&brief, parent ? &node : &root, &root, {}, {}, Plan{label, "", {}}});
+  }
+  static inline Manifest* manifest_ = nullptr;
+};
+
+}  // namespace stark::testing
+
+#endif  // STARK_AGENTS_BUILTIN_SCANNED_KERNELS_TEST_H
