@@ -13,7 +13,8 @@ out=$(realpath -m "${1:?output folder}")
 budget=${2:-12}
 per_kernel=${3:-40}
 # OPT_KERNELS="ID ..." limits the runs to these kernels, OPT_ONLY=1 stops after
-# the first optimize and its report (shorter device calls).
+# the first optimize and its report (shorter device calls), OPT_VERBOSE=1
+# prints each attempt with where its time went (stark optimize -v).
 kflags=()
 for k in ${OPT_KERNELS:-}; do kflags+=(--kernel "$k"); done
 bundle=$(realpath .device)
@@ -37,8 +38,8 @@ run() { "$@" || { echo "FAILED ($?): $*"; status=1; }; }
   run sh -c "cmake -S examples/nnops -B /tmp/nnops-build -G Ninja -DCMAKE_PREFIX_PATH='/tmp/stark;/tmp/gtest' >/dev/null && \
     ninja -C /tmp/nnops-build -j$jobs >/dev/null"
   step "stark optimize (budget $budget, at most ${per_kernel}s per kernel), capturing the test suite"
-  run /usr/bin/time -v /tmp/stark/bin/stark optimize -p /tmp/nnops-build --target nnops --budget "$budget" \
-    --time-limit "$per_kernel" "${kflags[@]}" --out /tmp/result -- /tmp/nnops-build/tests/nnops_tests
+  run /usr/bin/time -v /tmp/stark/bin/stark optimize ${OPT_VERBOSE:+-v} -p /tmp/nnops-build --target nnops \
+    --budget "$budget" --time-limit "$per_kernel" "${kflags[@]}" --out /tmp/result -- /tmp/nnops-build/tests/nnops_tests
   cp /tmp/result/result.json "$out/result.json"  # now: the device call may be cut before the end
   if [[ -n ${OPT_ONLY:-} ]]; then  # the search and its report only (a shorter device call)
     run /tmp/stark/bin/stark report --result /tmp/result --format md -o "$out/report.md"
