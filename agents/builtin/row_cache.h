@@ -6,7 +6,9 @@
 // K elements of a row pointer read through `const` once, all K loads in
 // flight, and the passes read them from a register array (fully unrolled);
 // elements beyond K * blockDim.x keep the original loop. Each thread visits
-// its elements in the same order as before, so sums are bit-identical.
+// its elements in the same order as before, so sums are bit-identical. A
+// costly call the passes repeat on an element (softmax's expf(x - max)) is
+// computed once and kept in the array (value_reuse.h), also bit-identical.
 #ifndef STARK_AGENTS_BUILTIN_ROW_CACHE_H
 #define STARK_AGENTS_BUILTIN_ROW_CACHE_H
 
