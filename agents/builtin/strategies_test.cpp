@@ -226,8 +226,9 @@ TEST_F(Strategies, RowCacheKeepsTheRowInRegistersAcrossPasses) {
     // The load into the array, then every pass reads the array.
     EXPECT_EQ(count(v.source, fmt::format("stark_{}_row[stark_{}_k]", name, name)), static_cast<size_t>(1 + reads))
         << v.source;
-    if (name == "softmax_rows_kernel")  // once in the cached passes, twice in the tail loops
+    if (name == "softmax_rows_kernel") {  // once in the cached passes, twice in the tail loops
       EXPECT_EQ(count(v.source, "expf("), 3u) << v.source;
+    }
     auto valid = validator.validate(k, v);
     EXPECT_TRUE(valid) << id << ": " << valid.error().message << "\n" << v.source;
     auto built = compiler.compile({&k, manifest_->source_root, v.source, "90", harness::CompileMode::Ptx, std::nullopt});
