@@ -149,6 +149,13 @@ std::vector<Params> RowCache::candidates(const Subject& s) const {
     std::erase(sizes, *k);
     sizes.insert(sizes.begin(), *k);
   }
+  // A thread of a B-thread block gets at most 65536 / B registers (255 at
+  // most). A cache of a quarter of them or more left too few for the rest:
+  // per_thread=16 at block 1024 (64 registers) failed to launch on the H200
+  // (bench/results/h200-2026-12-03-third-rows, layer_norm).
+  if (int64_t block = constant_block(s.launch); block > 0)
+    std::erase_if(sizes, [&](int64_t k) { return 4 * k >= std::min<int64_t>(255, 65536 / block); });
+  if (sizes.empty()) return {};
   // Vector accesses where the element type allows them: on the H200 they
   // took softmax 8192x4096 from 67% to 88% of the copy bandwidth
   // (bench/lab/softmax_variants.cu). The plain cache of the first size stays

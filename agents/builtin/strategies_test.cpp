@@ -205,6 +205,11 @@ TEST_F(Strategies, RowCacheKeepsTheRowInRegistersAcrossPasses) {
     ASSERT_GE(options->size(), 2u);
     EXPECT_EQ((*options)[0], "row-cache(per_thread=8,vector=4)") << ::testing::PrintToString(*options);
     EXPECT_EQ((*options)[1], "row-cache(per_thread=8)") << ::testing::PrintToString(*options);
+    // Sizes that leave a thread too few registers are not offered: at block
+    // 1024 a thread has 64, so 16 cached elements are too many.
+    bool wide = block == std::string("block-per-row(block=1024)");
+    EXPECT_EQ(std::find(options->begin(), options->end(), "row-cache(per_thread=16,vector=4)") == options->end(), wide)
+        << ::testing::PrintToString(*options);
     // With the captures' row lengths known, the K that holds the longest
     // row comes first; rows too long for registers keep the usual order.
     std::string bound = name_of(id) == "softmax_rows_kernel" ? "cols" : "shape.cols";
