@@ -60,7 +60,6 @@ struct Call {
   size_t begin = 0;
   size_t end = 0;
   bool operator<(const Call& o) const { return begin < o.begin; }
-  bool operator==(const Call&) const = default;
 };
 
 /// The innermost costly call whose arguments hold `at`; nullopt when there
@@ -177,10 +176,8 @@ std::optional<std::vector<std::string>> reuse_costly_call(const std::vector<std:
   size_t first = 0;
   std::optional<Call> stored;
   for (; first < passes.size(); ++first) {
-    auto at = occurrences(passes[first], element);
-    if (at.empty()) continue;
     auto calls = calls_on(passes[first], element);
-    if (!calls) continue;  // reads the raw element: a pass before the storing one
+    if (!calls || calls->empty()) continue;  // the raw element or none: a pass before the storing one
     if (calls->size() != 1) return std::nullopt;
     stored = *calls->begin();
     break;
