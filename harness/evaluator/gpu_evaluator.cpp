@@ -159,17 +159,25 @@ Expected<std::vector<std::string>> GpuEvaluator::captures_for(const Kernel& kern
   std::set<std::string> known;
   for (const auto& i : kernel.instantiations) known.insert(i.mangled);
   auto store = CaptureStore::open(options_.store, has_annotation_inputs(kernel));
+  bool annotated = false;  // the store already holds the annotation's inputs
   if (store) {
     auto index = store->read_index();
     if (!index) return index.error();
     for (const Capture* c : index->for_kernel(kernel.id))
-      if (known.count(c->mangled)) ids.push_back(c->id);
+      if (known.count(c->mangled)) {
+        ids.push_back(c->id);
+        annotated = annotated || c->origin == "annotation";
+      }
   }
-  if (!ids.empty()) return ids;
-  if (!has_annotation_inputs(kernel))
+  if (annotated) return ids;
+  if (!has_annotation_inputs(kernel)) {
+    if (!ids.empty()) return ids;
     return Error{fmt::format("no inputs for kernel {}: no captured launch in {} and no args=/buffers= in its annotation. "
                              "Run `stark capture -p BUILD -- <tests that launch it>`, or annotate it with {}",
                              kernel.id, options_.store.string(), annotation_hint(kernel))};
+  }
+  // The annotation's sizes are judged (and timed) beside the captured ones:
+  // one more size a candidate tuned to the captures must get right.
   if (!store) return store.error();
   auto c = capture_from_annotation(kernel, *store);
   if (!c) return c.error();
@@ -179,7 +187,8 @@ Expected<std::vector<std::string>> GpuEvaluator::captures_for(const Kernel& kern
     return {};
   });
   if (!ok) return ok.error();
-  return std::vector<std::string>{id};
+  if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+  return ids;
 }
 
 Evaluation GpuEvaluator::evaluate(const Kernel& kernel, const Variant& variant) {
@@ -187,8 +196,8 @@ Evaluation GpuEvaluator::evaluate(const Kernel& kernel, const Variant& variant) 
   // Every guard appears in the verdict: the ones that did not run say so.
   static const char* all[] = {"compile", "signature", check::kBaselineReplay, check::kLaunch, check::kNoCrash,
                               check::kCorrectness, check::kInputsUnchanged, check::kGuards, check::kRepeat,
-                              check::kFuzz, check::kTiming, check::kRecheck, "host_code", "archs", "memcheck",
-                              "racecheck"};
+                              check::kOtherSizes, check::kFuzz, check::kTiming, check::kTimedOutputs,
+                              check::kRecheck, "host_code", "archs", "memcheck", "racecheck"};
   for (const char* name : all) {
     bool present = std::any_of(e.checks.begin(), e.checks.end(), [&](const Check& c) { return c.name == name; });
     if (!present) {
@@ -414,6 +423,7 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
   }
 
   EvaluateRequest req;
+  req.id = ++requests_;
   req.kernel = kernel.id;
   req.store = fs::absolute(options_.store).string();
   req.captures = *ids;
@@ -429,27 +439,43 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
   req.seed = options_.seed;
   req.timing = options_.timing;
   req.watchdog_seconds = options_.watchdog_seconds;
+  {
+    std::lock_guard lock(mutex_);
+    req.other_sizes = !other_sizes_off_.count(kernel.id);
+  }
 
-  nlohmann::json request = req;
-  request["op"] = "evaluate";
-  std::optional<Shipment> shipment;
-  if (pool_->executor().ships()) {
-    auto s = make_shipment(req);
-    if (!s) return verdict_error(s.error().message);
-    shipment = std::move(*s);
-  }
-  auto outcome = pool_->submit(request, shipment ? &*shipment : nullptr);
-  phase_end("judge");
-  using Kind = WorkerProcess::Outcome::Kind;
-  if (outcome.kind == Kind::NotStarted) return verdict_error(outcome.detail);
-  if (outcome.kind == Kind::Crashed || outcome.kind == Kind::TimedOut)
-    return reject(check::kNoCrash, outcome.kind == Kind::TimedOut ? "hang: " + outcome.detail : outcome.detail);
   EvaluateReply reply;
-  try {
-    reply = outcome.reply.get<EvaluateReply>();
-  } catch (const std::exception& ex) {
-    return verdict_error(fmt::format("the worker's reply is malformed: {}", ex.what()));
+  for (;;) {
+    nlohmann::json request = req;
+    request["op"] = "evaluate";
+    std::optional<Shipment> shipment;
+    if (pool_->executor().ships()) {
+      auto s = make_shipment(req);
+      if (!s) return verdict_error(s.error().message);
+      shipment = std::move(*s);
+    }
+    auto outcome = pool_->submit(request, shipment ? &*shipment : nullptr);
+    using Kind = WorkerProcess::Outcome::Kind;
+    if (outcome.kind == Kind::NotStarted) return verdict_error(outcome.detail);
+    if (outcome.kind == Kind::Crashed || outcome.kind == Kind::TimedOut)
+      return reject(check::kNoCrash, outcome.kind == Kind::TimedOut ? "hang: " + outcome.detail : outcome.detail);
+    try {
+      reply = outcome.reply.get<EvaluateReply>();
+    } catch (const std::exception& ex) {
+      return verdict_error(fmt::format("the worker's reply is malformed: {}", ex.what()));
+    }
+    // The original itself failed at a derived size: that is no verdict on
+    // the candidate. Ask again without other sizes, for this kernel from now on.
+    if (reply.status == ReplyStatus::Error && reply.other_sizes_faulted && req.other_sizes) {
+      std::lock_guard lock(mutex_);
+      other_sizes_off_.insert(kernel.id);
+      req.other_sizes = false;
+      req.id = ++requests_;
+      continue;
+    }
+    break;
   }
+  phase_end("judge");
   if (reply.status == ReplyStatus::Error) return verdict_error(reply.detail);
   checks.insert(checks.end(), reply.checks.begin(), reply.checks.end());
   e.captures = reply.captures;
@@ -460,6 +486,12 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
       e.reason = fmt::format("{}: {}", c.name, clip(c.detail));
       return e;
     }
+  if (!reply.no_gpu && g) {
+    // A verdict needs every check it rests on, present and passed: a reply
+    // that lacks one is not taken as a pass, whatever else it says.
+    if (std::string why = incomplete_reply(req, reply); !why.empty())
+      return reject(check::kNoCrash, "the worker's reply cannot be a verdict: " + why);
+  }
   if (reply.no_gpu || !g) {
     // A worker without a GPU checked what it could; nothing ran. Which
     // worker it was is left out: the verdict must not depend on it.

@@ -15,7 +15,9 @@
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
+#include <atomic>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -101,6 +103,8 @@ class GpuEvaluator final : public Evaluator {
   CompileService compiler_;
   mutable std::mutex mutex_;
   std::map<std::string, double> fastest_sanitized_us_;  // per kernel id: the fastest candidate that passed the sanitizers
+  std::set<std::string> other_sizes_off_;  // kernel ids whose original faulted at a derived size
+  std::atomic<int64_t> requests_{0};      // evaluate requests sent: each reply must answer its own
   std::unique_ptr<WorkerPool> pool_;  // null when the executor could not be made (setup_error_)
   std::string setup_error_;
   mutable bool probed_ = false;

@@ -96,8 +96,10 @@ TEST_F(GpuEvaluatorTest, RejectsBeforeTheGpu) {
 // start a fresh worker for the next one.
 std::vector<std::string> misbehaving(const std::string& action) {
   return {"sh", "-c",
-          "while read line; do case \"$line\" in "
-          "*hello*) echo '{\"ok\":true,\"gpu\":{\"name\":\"Scripted\",\"sm\":\"90\",\"driver\":\"0\",\"cuda\":\"13.0\"},\"pid\":1}';; "
+          "while read line; do seq=$(printf '%s' \"$line\" | sed -n 's/.*\"seq\":\\([0-9]*\\).*/\\1/p'); "
+          "case \"$line\" in "
+          "*hello*) printf '{\"ok\":true,\"gpu\":{\"name\":\"Scripted\",\"sm\":\"90\",\"driver\":\"0\",\"cuda\":\"13.0\"},"
+          "\"pid\":1,\"seq\":%s}\\n' \"$seq\";; "
           "*shutdown*) exit 0;; *) " + action + ";; esac; done"};
 }
 

@@ -4,6 +4,8 @@
 #include <string>
 #include <chrono>
 #include <fmt/format.h>
+
+#include <random>
 #include <unistd.h>
 
 #include <atomic>
@@ -71,7 +73,10 @@ Check run_sanitizer(const std::string& tool, const std::string& compute_sanitize
     c.detail = fmt::format("compute-sanitizer could not start: {}", child.error().message);
     return c;
   }
-  (*child)->write_line(request.dump());
+  nlohmann::json numbered = request;
+  const int64_t seq = static_cast<int64_t>(std::random_device{}() & 0x7fffffff);
+  numbered["seq"] = seq;
+  (*child)->write_line(numbered.dump());
   (*child)->write_line(R"({"op":"shutdown"})");
   std::string line;
   auto got = (*child)->read_line(line, timeout);
@@ -83,8 +88,16 @@ Check run_sanitizer(const std::string& tool, const std::string& compute_sanitize
     return c;
   }
   auto reply = nlohmann::json::parse(line, nullptr, false);
-  std::string reply_status = reply.is_object() ? reply.value("status", "") : "";
   std::string findings = sanitizer_findings(text);
+  // The worker answers on a channel only it writes to, with the request's
+  // number: a reply without it is no evidence of a clean run.
+  if (reply.is_object() && (!reply.contains("seq") || reply["seq"] != seq)) {
+    c.ok = false;
+    c.detail = fmt::format("the worker's reply under {} does not answer its request{}", tool,
+                           findings.empty() ? "" : ": " + findings);
+    return c;
+  }
+  std::string reply_status = reply.is_object() ? reply.value("status", "") : "";
   if (status.code == 86 || reply_status == "fault") {
     c.ok = false;
     c.detail = findings.empty() ? fmt::format("{} reported errors", tool) : findings;

@@ -3,6 +3,7 @@
 #include <vector>
 #include <string>
 #include <chrono>
+#include <random>
 #include <fmt/format.h>
 
 #include "core/text.h"
@@ -31,7 +32,10 @@ std::string last_lines(const std::string& text, size_t n) {
 
 WorkerProcess::WorkerProcess(std::vector<std::string> argv, std::chrono::milliseconds start_timeout,
                              std::map<std::string, std::string> env)
-    : argv_(std::move(argv)), start_timeout_(start_timeout), env_(std::move(env)) {}
+    : argv_(std::move(argv)), start_timeout_(start_timeout), env_(std::move(env)) {
+  // Numbers start somewhere unguessable: a stray line cannot answer by luck.
+  seq_ = static_cast<int64_t>(std::random_device{}() & 0x7fffffff) << 8;
+}
 
 WorkerProcess::~WorkerProcess() {
   if (child_) {
@@ -65,15 +69,16 @@ Expected<WorkerHello> WorkerProcess::greet() {
     child_ = std::move(*c);
     ++starts_;
   }
-  if (!child_->write_line(R"({"op":"hello"})")) {
+  bool written = false;
+  std::string line;
+  auto got = exchange({{"op", "hello"}}, start_timeout_, {}, &written, line);
+  if (!written) {
     auto status = child_->kill();
     std::string err = child_->stderr_tail();
     child_.reset();
     return Error{fmt::format("the GPU worker exited at start ({}){}", status.describe(),
                              err.empty() ? "" : ": " + last_lines(err, 2))};
   }
-  std::string line;
-  auto got = child_->read_line(line, start_timeout_);
   if (got != Child::ReadStatus::Line) {
     auto status = child_->kill();
     std::string err = child_->stderr_tail();
@@ -83,11 +88,12 @@ Expected<WorkerHello> WorkerProcess::greet() {
     return Error{fmt::format("the GPU worker exited at start ({}){}", status.describe(),
                              err.empty() ? "" : ": " + last_lines(err, 2))};
   }
-  auto hello = nlohmann::json::parse(line, nullptr, false);
-  if (hello.is_discarded() || !hello.is_object()) {
+  auto taken = take_reply(line);
+  if (!taken || !taken->is_object()) {
     stop();
-    return Error{fmt::format("the GPU worker answered something that is not JSON: {}", line.substr(0, 200))};
+    return Error{taken ? "the GPU worker's greeting is not a JSON object" : taken.error().message};
   }
+  const nlohmann::json& hello = *taken;
   if (!hello.value("ok", false)) {
     std::string why = hello.value("error", "no reason given");
     stop();
@@ -118,7 +124,10 @@ WorkerProcess::Outcome WorkerProcess::request(const nlohmann::json& request, std
       return out;
     }
   }
-  if (!child_->write_line(request.dump()) || (!payload.empty() && !child_->write_raw(payload))) {
+  bool written = false;
+  std::string line;
+  auto got = exchange(request, timeout, payload, &written, line);
+  if (!written) {
     auto status = child_->kill();
     out.kind = Outcome::Kind::Crashed;
     out.detail = fmt::format("the worker died before it read the request ({})", status.describe());
@@ -126,17 +135,15 @@ WorkerProcess::Outcome WorkerProcess::request(const nlohmann::json& request, std
     hello_.reset();
     return out;
   }
-  std::string line;
-  auto got = child_->read_line(line, timeout);
   if (got == Child::ReadStatus::Line) {
-    auto reply = nlohmann::json::parse(line, nullptr, false);
-    if (reply.is_discarded()) {
+    auto reply = take_reply(line);
+    if (!reply) {
       stop();
       out.kind = Outcome::Kind::Crashed;
-      out.detail = "the worker answered something that is not JSON: " + line.substr(0, 200);
+      out.detail = reply.error().message;
       return out;
     }
-    out.reply = std::move(reply);
+    out.reply = std::move(*reply);
     // After a fault or a hang the worker exits by itself; reap it now.
     std::string status = out.reply.is_object() ? out.reply.value("status", "") : "";
     if (status == "fault" || status == "hang") {
@@ -161,6 +168,28 @@ WorkerProcess::Outcome WorkerProcess::request(const nlohmann::json& request, std
   out.detail = fmt::format("the worker crashed ({}){}; it will be restarted", status.describe(),
                            err.empty() ? "" : ": " + last_lines(err, 3));
   return out;
+}
+
+Child::ReadStatus WorkerProcess::exchange(nlohmann::json request, std::chrono::milliseconds timeout,
+                                          std::string_view payload, bool* written, std::string& line) {
+  request["seq"] = ++seq_;
+  *written = child_->write_line(request.dump()) && (payload.empty() || child_->write_raw(payload));
+  if (!*written) return Child::ReadStatus::Eof;
+  return child_->read_line(line, timeout);
+}
+
+Expected<nlohmann::json> WorkerProcess::take_reply(const std::string& line) const {
+  auto reply = nlohmann::json::parse(line, nullptr, false);
+  if (reply.is_discarded())
+    return Error{"the worker answered something that is not JSON: " + line.substr(0, 200)};
+  // Only the worker writes to the reply channel, and it echoes the number of
+  // the request it answers: anything else means the stream is out of step.
+  const nlohmann::json* seq = reply.is_object() ? &reply["seq"] : nullptr;
+  if (!seq || !seq->is_number_integer() || seq->get<int64_t>() != seq_)
+    return Error{fmt::format("the worker's reply does not answer request {} (it says {}): the worker was stopped",
+                             seq_, seq && !seq->is_null() ? seq->dump() : "no request number")};
+  reply.erase("seq");
+  return reply;
 }
 
 }  // namespace stark::harness

@@ -53,7 +53,9 @@ class WorkerProcess {
     std::string detail;     // otherwise: what happened, for the verdict
   };
   /// Sends a request (followed by `payload`'s raw bytes, for "put") and
-  /// waits up to `timeout` for its reply.
+  /// waits up to `timeout` for its reply. Every request carries a sequence
+  /// number the reply must echo: a reply out of step (or without it) is not
+  /// taken, the worker is stopped and the outcome is Crashed.
   Outcome request(const nlohmann::json& request, std::chrono::milliseconds timeout, std::string_view payload = {});
 
   /// Workers started so far (1 + restarts).
@@ -62,12 +64,18 @@ class WorkerProcess {
 
  private:
   void stop();
+  /// Writes `request` with the next sequence number and reads its reply line.
+  Child::ReadStatus exchange(nlohmann::json request, std::chrono::milliseconds timeout, std::string_view payload,
+                             bool* written, std::string& line);
+  /// The reply's JSON, or why it cannot be taken (not JSON, wrong sequence number).
+  Expected<nlohmann::json> take_reply(const std::string& line) const;
   std::vector<std::string> argv_;
   std::chrono::milliseconds start_timeout_;
   std::unique_ptr<Child> child_;
   std::map<std::string, std::string> env_;
   std::optional<WorkerHello> hello_;  // what the running worker said
   int starts_ = 0;
+  int64_t seq_ = 0;  // of the last request sent
 };
 
 }  // namespace stark::harness

@@ -6,8 +6,8 @@ namespace stark::harness {
 
 CheckList::CheckList() {
   for (const char* n : {check::kBaselineReplay, check::kLaunch, check::kNoCrash, check::kCorrectness,
-                        check::kInputsUnchanged, check::kGuards, check::kRepeat, check::kFuzz, check::kTiming,
-                        check::kRecheck})
+                        check::kInputsUnchanged, check::kGuards, check::kRepeat, check::kOtherSizes, check::kFuzz,
+                        check::kTiming, check::kTimedOutputs, check::kRecheck})
     order_.push_back(n);
 }
 

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "core/file_io.h"
+#include "harness/common/cubin_info.h"
 
 namespace stark::harness {
 
@@ -97,7 +98,7 @@ Expected<std::unique_ptr<GpuContext>> GpuContext::open(int ordinal) {
 GpuContext::~GpuContext() {
   if (!cu_) return;
   flush_ = DeviceMemory();
-  for (auto& [path, m] : modules_) cu_->cuModuleUnload(m);
+  for (auto& m : modules_) cu_->cuModuleUnload(m.module);
   if (stream_) cu_->cuStreamDestroy(stream_);
   if (context_) cu_->cuDevicePrimaryCtxRelease(device_);
 }
@@ -111,21 +112,53 @@ Expected<DeviceMemory> GpuContext::alloc(size_t bytes, const char* what) {
 
 Expected<CUmodule> GpuContext::module(const std::string& path) {
   for (auto it = modules_.begin(); it != modules_.end(); ++it)
-    if (it->first == path) {
+    if (it->path == path) {
       modules_.splice(modules_.begin(), modules_, it);
-      return modules_.front().second;
+      return modules_.front().module;
     }
   auto image = read_file(path);
   if (!image) return Error{fmt::format("cannot read the cubin {}", path)};
   CUmodule m = nullptr;
   if (CUresult r = cu_->cuModuleLoadData(&m, image->data()); r != CUDA_SUCCESS)
     return cuda_error(*cu_, r, fmt::format("the GPU cannot load {} (built for another GPU?)", path));
-  modules_.emplace_front(path, m);
+  auto globals = keep_initial_globals(m, *image);
+  if (!globals) {
+    cu_->cuModuleUnload(m);
+    return Error{fmt::format("{}: {}", path, globals.error().message)};
+  }
+  modules_.push_front(LoadedModule{path, m, std::move(*globals)});
   while (modules_.size() > 64) {
-    cu_->cuModuleUnload(modules_.back().second);
+    cu_->cuModuleUnload(modules_.back().module);
     modules_.pop_back();
   }
   return m;
+}
+
+Expected<std::vector<GpuContext::InitialGlobal>> GpuContext::keep_initial_globals(CUmodule m, const std::string& image) {
+  auto info = read_cubin(image);
+  if (!info) return info.error();
+  std::vector<InitialGlobal> out;
+  for (const CubinGlobal& g : info->globals) {
+    InitialGlobal kept;
+    kept.name = g.name;
+    if (cu_->cuModuleGetGlobal(&kept.ptr, &kept.size, m, g.name.c_str()) != CUDA_SUCCESS || kept.size == 0) continue;
+    kept.initial.assign(kept.size, '\0');
+    if (CUresult r = cu_->cuMemcpyDtoH(kept.initial.data(), kept.ptr, kept.size); r != CUDA_SUCCESS)
+      return cuda_error(*cu_, r, fmt::format("cannot keep the initial value of module variable {}", g.name));
+    out.push_back(std::move(kept));
+  }
+  return out;
+}
+
+Expected<void> GpuContext::reset_globals(CUmodule module) {
+  for (const auto& m : modules_) {
+    if (m.module != module) continue;
+    for (const auto& g : m.globals)
+      if (CUresult r = cu_->cuMemcpyHtoDAsync(g.ptr, g.initial.data(), g.size, stream_); r != CUDA_SUCCESS)
+        return cuda_error(*cu_, r, fmt::format("cannot reset module variable {}", g.name));
+    return {};
+  }
+  return Error{"reset_globals: the module is not loaded"};
 }
 
 Expected<CUfunction> GpuContext::function(CUmodule module, const std::string& mangled, const std::string& path) {

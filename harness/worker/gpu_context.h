@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/expected.h"
 #include "core/gpu_info.h"
@@ -47,8 +48,14 @@ class GpuContext {
 
   Expected<DeviceMemory> alloc(size_t bytes, const char* what);
 
-  /// Loads (or returns the already loaded) module of a cubin file.
+  /// Loads (or returns the already loaded) module of a cubin file. Its
+  /// module-scope variables' values at load time are kept aside.
   Expected<CUmodule> module(const std::string& cubin_path);
+  /// Queues the restore of every module-scope variable of `module` to its
+  /// value at load time. Done before every launch, so a kernel can keep no
+  /// state from one launch to the next (a memo of earlier answers, a launch
+  /// counter that turns lazy once the checks are over).
+  Expected<void> reset_globals(CUmodule module);
   /// A kernel of a loaded module; the error names it and the cubin.
   Expected<CUfunction> function(CUmodule module, const std::string& mangled, const std::string& cubin_path);
 
@@ -79,7 +86,21 @@ class GpuContext {
   GpuInfo info_;
   DeviceLimits limits_;
   DeviceMemory flush_;
-  std::list<std::pair<std::string, CUmodule>> modules_;  // most recently used first
+  /// A module-scope variable and its value at load time, kept in host
+  /// memory, where no kernel can reach it.
+  struct InitialGlobal {
+    std::string name;
+    CUdeviceptr ptr = 0;
+    size_t size = 0;
+    std::string initial;
+  };
+  struct LoadedModule {
+    std::string path;
+    CUmodule module = nullptr;
+    std::vector<InitialGlobal> globals;
+  };
+  Expected<std::vector<InitialGlobal>> keep_initial_globals(CUmodule m, const std::string& image);
+  std::list<LoadedModule> modules_;  // most recently used first
 };
 
 /// The NVIDIA driver's version string ("580.159.04") from /proc, or "".

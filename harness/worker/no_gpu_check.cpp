@@ -74,7 +74,8 @@ EvaluateReply check_without_gpu(const EvaluateRequest& r) {
                                       r.captures.size() == 1 ? "" : "s")});
   reply.checks.push_back({check::kLaunch, !launch_problem, launch_problem ? *launch_problem : join(launches, "; ")});
   for (const char* name : {check::kBaselineReplay, check::kNoCrash, check::kCorrectness, check::kInputsUnchanged,
-                           check::kGuards, check::kRepeat, check::kFuzz, check::kTiming, check::kRecheck})
+                           check::kGuards, check::kRepeat, check::kOtherSizes, check::kFuzz, check::kTiming,
+                           check::kTimedOutputs, check::kRecheck})
     reply.checks.push_back({name, std::nullopt, "not run: the worker has no GPU"});
   return reply;
 }

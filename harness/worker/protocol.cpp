@@ -1,5 +1,10 @@
 #include "harness/worker/protocol.h"
 
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
+
 #include <vector>
 #include <string>
 #include <cstdint>
@@ -94,7 +99,8 @@ void to_json(json& j, const EvaluateRequest& r) {
        {"fuzz_rounds", r.fuzz_rounds},
        {"seed", r.seed},
        {"timing", r.timing},
-       {"watchdog_seconds", r.watchdog_seconds}};
+       {"watchdog_seconds", r.watchdog_seconds},
+       {"other_sizes", r.other_sizes}};
   if (r.shipped) {
     j["shipped"] = true;
     j["records"] = r.records;
@@ -116,6 +122,7 @@ void from_json(const json& j, EvaluateRequest& r) {
   r.seed = j.value("seed", uint64_t{1});
   if (j.contains("timing")) r.timing = j["timing"].get<TimingSettings>();
   r.watchdog_seconds = j.value("watchdog_seconds", 10.0);
+  r.other_sizes = j.value("other_sizes", true);
   r.shipped = j.value("shipped", false);
   if (r.shipped) r.records = j.at("records").get<std::vector<Capture>>();
 }
@@ -130,6 +137,7 @@ void to_json(json& j, const EvaluateReply& r) {
   }
   j = {{"id", r.id}, {"status", to_string(r.status)}, {"detail", r.detail}, {"checks", r.checks}, {"captures", captures}};
   if (r.no_gpu) j["no_gpu"] = true;
+  if (r.other_sizes_faulted) j["other_sizes_faulted"] = true;
 }
 void from_json(const json& j, EvaluateReply& r) {
   r = {};
@@ -152,6 +160,46 @@ void from_json(const json& j, EvaluateReply& r) {
     r.captures.push_back(std::move(c));
   }
   r.no_gpu = j.value("no_gpu", false);
+  r.other_sizes_faulted = j.value("other_sizes_faulted", false);
+}
+
+std::string incomplete_reply(const EvaluateRequest& request, const EvaluateReply& reply) {
+  if (reply.id != request.id) return fmt::format("the reply answers request {}, not {}", reply.id, request.id);
+  std::map<std::string, const Check*> by_name;
+  for (const auto& c : reply.checks)
+    if (!by_name.emplace(c.name, &c).second) return fmt::format("the reply lists check '{}' twice", c.name);
+  // Passed, always; present (passed, or not run with its reason) where a
+  // kernel may legitimately give it nothing to do.
+  std::vector<const char*> must_pass = {check::kBaselineReplay, check::kLaunch,  check::kNoCrash,
+                                        check::kCorrectness,    check::kInputsUnchanged, check::kGuards,
+                                        check::kRepeat};
+  std::vector<const char*> must_be_present = {check::kOtherSizes, check::kFuzz};
+  if (request.timing.enabled) {
+    for (const char* name : {check::kTiming, check::kTimedOutputs, check::kRecheck}) must_pass.push_back(name);
+  } else {
+    for (const char* name : {check::kTiming, check::kTimedOutputs, check::kRecheck}) must_be_present.push_back(name);
+  }
+  for (const char* name : must_pass) {
+    auto it = by_name.find(name);
+    if (it == by_name.end()) return fmt::format("the reply lacks the check '{}'", name);
+    if (!it->second->ok || !*it->second->ok) return fmt::format("the check '{}' did not pass", name);
+  }
+  for (const char* name : must_be_present) {
+    auto it = by_name.find(name);
+    if (it == by_name.end()) return fmt::format("the reply lacks the check '{}'", name);
+    if (it->second->ok && !*it->second->ok) return fmt::format("the check '{}' did not pass", name);
+    if (!it->second->ok && it->second->detail.empty())
+      return fmt::format("the check '{}' did not run and says not why", name);
+  }
+  if (reply.captures.empty()) return "the reply judges no capture";
+  std::set<std::string> asked(request.captures.begin(), request.captures.end()), seen;
+  for (const auto& c : reply.captures) {
+    if (!asked.count(c.id)) return fmt::format("the reply judges capture '{}', which was not asked for", c.id);
+    if (!seen.insert(c.id).second) return fmt::format("the reply judges capture '{}' twice", c.id);
+    if (request.timing.enabled && (!c.baseline_us || !c.variant_us))
+      return fmt::format("capture '{}' was not timed", c.id);
+  }
+  return "";
 }
 
 }  // namespace stark::harness

@@ -74,6 +74,9 @@ struct EvaluateRequest {
   uint64_t seed = 1;
   TimingSettings timing;
   double watchdog_seconds = 10;        // a launch running longer than max(this, 50x the original) is a hang
+  /// Judge the candidate at a smaller size derived from each capture too
+  /// (worker/other_size.h). Off only after the original itself faulted there.
+  bool other_sizes = true;
   /// Shipped request: the cubins are content hashes of "file" blobs, `store`
   /// is unused and `records` are the captures (their snapshots "store" blobs).
   bool shipped = false;
@@ -94,6 +97,10 @@ struct EvaluateReply {
   /// Answered by a worker without a GPU (stark-worker --no-gpu): the checks
   /// it could make without running anything; nothing ran or was timed.
   bool no_gpu = false;
+  /// The original kernel itself faulted at a size derived from a capture:
+  /// ask again with other_sizes off (the worker exited; the fault is not
+  /// the candidate's).
+  bool other_sizes_faulted = false;
   bool operator==(const EvaluateReply&) const = default;
 };
 
@@ -122,10 +129,18 @@ inline constexpr const char* kCorrectness = "correctness";           // written 
 inline constexpr const char* kInputsUnchanged = "inputs_unchanged";  // what the original leaves alone stays so
 inline constexpr const char* kGuards = "guard_canaries";             // nothing written outside the buffers
 inline constexpr const char* kRepeat = "repeat_stable";              // same answer on a second launch
+inline constexpr const char* kOtherSizes = "other_sizes";            // same answer as the original at smaller sizes
 inline constexpr const char* kFuzz = "fuzzed_inputs";                // same answer as the original on fuzzed data
 inline constexpr const char* kRecheck = "recheck_after_timing";      // still right after the timed runs
 inline constexpr const char* kTiming = "timing";                     // timed (spread within bounds)
+inline constexpr const char* kTimedOutputs = "timed_outputs";        // timed launches, read back at random, were right
 }  // namespace check
+
+/// Why a GPU worker's reply to `request` cannot stand as a verdict, or ""
+/// when it can: it answers another request, lacks a check every verdict
+/// needs (absent is never taken as passed), or names captures that were
+/// not asked for.
+std::string incomplete_reply(const EvaluateRequest& request, const EvaluateReply& reply);
 
 }  // namespace stark::harness
 

@@ -1,6 +1,7 @@
 #include "harness/worker/protocol.h"
 
 #include <gtest/gtest.h>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 namespace stark::harness {
@@ -54,6 +55,92 @@ TEST(Protocol, ParamSpecsFromTheManifest) {
   EXPECT_EQ(specs[0].type, "float");
   EXPECT_TRUE(specs[0].is_const);
   EXPECT_EQ(specs[0].dtype(), (DType{ScalarKind::F32, 1}));
+}
+
+// A complete reply: every check a verdict rests on, passed, every capture timed.
+EvaluateReply complete_reply(const EvaluateRequest& r) {
+  EvaluateReply reply;
+  reply.id = r.id;
+  for (const char* name : {check::kBaselineReplay, check::kLaunch, check::kNoCrash, check::kCorrectness,
+                           check::kInputsUnchanged, check::kGuards, check::kRepeat, check::kTiming,
+                           check::kTimedOutputs, check::kRecheck})
+    reply.checks.push_back({name, true, ""});
+  reply.checks.push_back({check::kOtherSizes, std::nullopt, "no integer argument matches a buffer's extent"});
+  reply.checks.push_back({check::kFuzz, true, "2 fuzzed launches matched"});
+  for (const auto& id : r.captures) {
+    CaptureEvaluation c;
+    c.id = id;
+    c.baseline_us = Timing{10, 9, 11, 20};
+    c.variant_us = Timing{5, 4, 6, 20};
+    reply.captures.push_back(c);
+  }
+  return reply;
+}
+
+// The forged reply of the attack: an "ok" that simply lacks the checks (or
+// some of them), or answers another request, is never a verdict.
+TEST(Protocol, AReplyIsAVerdictOnlyWithEveryCheckItRestsOn) {
+  EvaluateRequest r;
+  r.id = 41;
+  r.captures = {"c1", "c2"};
+  EXPECT_EQ(incomplete_reply(r, complete_reply(r)), "");
+
+  EvaluateReply forged;
+  forged.id = 41;
+  forged.captures = complete_reply(r).captures;
+  EXPECT_EQ(incomplete_reply(r, forged), "the reply lacks the check 'baseline_replay'");
+
+  for (const char* name : {check::kCorrectness, check::kTimedOutputs, check::kOtherSizes, check::kFuzz}) {
+    SCOPED_TRACE(name);
+    EvaluateReply lacking = complete_reply(r);
+    std::erase_if(lacking.checks, [&](const Check& c) { return c.name == name; });
+    EXPECT_EQ(incomplete_reply(r, lacking), fmt::format("the reply lacks the check '{}'", name));
+  }
+  EvaluateReply not_run = complete_reply(r);
+  not_run.checks[3].ok = std::nullopt;  // correctness "not run" is not a pass
+  EXPECT_EQ(incomplete_reply(r, not_run), "the check 'correctness' did not pass");
+  EvaluateReply silent = complete_reply(r);
+  silent.checks[10].detail.clear();  // other_sizes skipped without a reason
+  EXPECT_EQ(incomplete_reply(r, silent), "the check 'other_sizes' did not run and says not why");
+
+  EvaluateReply other = complete_reply(r);
+  other.id = 40;
+  EXPECT_EQ(incomplete_reply(r, other), "the reply answers request 40, not 41");
+  EvaluateReply twice = complete_reply(r);
+  twice.checks.push_back({check::kCorrectness, true, ""});
+  EXPECT_EQ(incomplete_reply(r, twice), "the reply lists check 'correctness' twice");
+  EvaluateReply stranger = complete_reply(r);
+  stranger.captures[1].id = "c9";
+  EXPECT_EQ(incomplete_reply(r, stranger), "the reply judges capture 'c9', which was not asked for");
+  EvaluateReply untimed = complete_reply(r);
+  untimed.captures[0].variant_us.reset();
+  EXPECT_EQ(incomplete_reply(r, untimed), "capture 'c1' was not timed");
+  EvaluateReply empty = complete_reply(r);
+  empty.captures.clear();
+  EXPECT_EQ(incomplete_reply(r, empty), "the reply judges no capture");
+
+  // Without timing, the timing checks must still be there, as not run.
+  r.timing.enabled = false;
+  EvaluateReply untimed_ok = complete_reply(r);
+  for (auto& c : untimed_ok.checks)
+    if (c.name == check::kTiming || c.name == check::kTimedOutputs || c.name == check::kRecheck) {
+      c.ok = std::nullopt;
+      c.detail = "not run: timing disabled";
+    }
+  for (auto& c : untimed_ok.captures) c.baseline_us = c.variant_us = std::nullopt;
+  EXPECT_EQ(incomplete_reply(r, untimed_ok), "");
+}
+
+TEST(Protocol, OtherSizeFlagsTravel) {
+  EvaluateRequest r;
+  r.store = "/s";
+  r.other_sizes = false;
+  nlohmann::json j = r;
+  EXPECT_FALSE(j.get<EvaluateRequest>().other_sizes);
+  EvaluateReply reply;
+  reply.status = ReplyStatus::Error;
+  reply.other_sizes_faulted = true;
+  EXPECT_TRUE(nlohmann::json(reply).get<EvaluateReply>().other_sizes_faulted);
 }
 
 }  // namespace

@@ -20,7 +20,7 @@ uint64_t guard_size(uint64_t size) {
 }  // namespace
 
 Expected<std::unique_ptr<ReplayCapture>> ReplayCapture::load(GpuContext& gpu, const CaptureStore& store,
-                                                             const Capture& capture) {
+                                                             const Capture& capture, bool guard_zones) {
   std::unique_ptr<ReplayCapture> r(new ReplayCapture(gpu));
   r->capture_ = capture;
   const CudaDriver& cu = gpu.cu();
@@ -36,7 +36,7 @@ Expected<std::unique_ptr<ReplayCapture>> ReplayCapture::load(GpuContext& gpu, co
           if (DType{k, lanes}.name() == meta.dtype) buf.dtype = DType{k, lanes};
     }
     buf.size = meta.size;
-    buf.guard = guard_size(meta.size);
+    buf.guard = guard_zones ? guard_size(meta.size) : 0;
     auto before = store.get_blob(meta.before);
     if (!before) return before.error();
     if (before->size() != meta.size)
@@ -84,6 +84,7 @@ size_t ReplayCapture::device_bytes() const {
 Expected<void> ReplayCapture::prepare(const ReplayInputs& inputs, CUmodule module, bool canaries) {
   const CudaDriver& cu = gpu_.cu();
   CUstream s = gpu_.stream();
+  if (auto reset = gpu_.reset_globals(module); !reset) return reset;
   for (size_t i = 0; i < buffers_.size(); ++i) {
     Buffer& b = buffers_[i];
     int bi = static_cast<int>(i);
@@ -97,7 +98,7 @@ Expected<void> ReplayCapture::prepare(const ReplayInputs& inputs, CUmodule modul
     } else {
       e = cu.cuMemcpyDtoDAsync(b.data(), b.pristine.ptr(), b.size, s);
     }
-    if (e == CUDA_SUCCESS && canaries) {
+    if (e == CUDA_SUCCESS && canaries && b.guard > 0) {
       e = cu.cuMemsetD8Async(b.guarded.ptr(), kCanary, b.guard, s);
       if (e == CUDA_SUCCESS) e = cu.cuMemsetD8Async(b.data() + b.size, kCanary, b.guard, s);
     }
@@ -132,8 +133,8 @@ Expected<Snapshot> ReplayCapture::read(CUmodule module) {
     front[i].assign(b.guard, '\0');
     back[i].assign(b.guard, '\0');
     CUresult e = cu.cuMemcpyDtoHAsync(data.data(), b.data(), b.size, s);
-    if (e == CUDA_SUCCESS) e = cu.cuMemcpyDtoHAsync(front[i].data(), b.guarded.ptr(), b.guard, s);
-    if (e == CUDA_SUCCESS) e = cu.cuMemcpyDtoHAsync(back[i].data(), b.data() + b.size, b.guard, s);
+    if (e == CUDA_SUCCESS && b.guard > 0) e = cu.cuMemcpyDtoHAsync(front[i].data(), b.guarded.ptr(), b.guard, s);
+    if (e == CUDA_SUCCESS && b.guard > 0) e = cu.cuMemcpyDtoHAsync(back[i].data(), b.data() + b.size, b.guard, s);
     if (e != CUDA_SUCCESS) return cuda_error(cu, e, "cannot read a buffer back from the GPU");
     snap.buffers.push_back(std::move(data));
   }

@@ -1,7 +1,9 @@
 // One capture loaded onto the GPU for replay: every buffer in a guarded
-// allocation (canary bytes on both sides), a pristine device copy of its
-// contents before the launch, the captured contents after it, and the
-// module-scope variables the capture recorded.
+// allocation (canary bytes on both sides) or, for the sanitizer's run, in an
+// allocation of exactly its size (so compute-sanitizer sees every access
+// past its end, reads included), a pristine device copy of its contents
+// before the launch, the captured contents after it, and the module-scope
+// variables the capture recorded.
 #ifndef STARK_HARNESS_WORKER_REPLAY_H
 #define STARK_HARNESS_WORKER_REPLAY_H
 
@@ -41,8 +43,11 @@ struct ReplayInputs {
 
 class ReplayCapture {
  public:
+  /// `guard_zones`: canary bytes around every buffer inside its allocation
+  /// (writes past the ends are seen by comparing them); false: allocations
+  /// of exactly the buffers' sizes, for compute-sanitizer.
   static Expected<std::unique_ptr<ReplayCapture>> load(GpuContext& gpu, const CaptureStore& store,
-                                                       const Capture& capture);
+                                                       const Capture& capture, bool guard_zones = true);
 
   const Capture& capture() const { return capture_; }
   /// Unique among loaded captures: the store folder and the capture id.
@@ -57,8 +62,9 @@ class ReplayCapture {
   size_t global_count() const { return globals_.size(); }
   size_t device_bytes() const;
 
-  /// Queues the restore of memory (asynchronously on the worker's stream),
-  /// then sets the module's variables to their captured values.
+  /// Queues the restore of memory (asynchronously on the worker's stream):
+  /// the module's variables to their values at load time, then those the
+  /// capture recorded to their captured values, then the buffers.
   Expected<void> prepare(const ReplayInputs& inputs, CUmodule module, bool canaries);
   /// Launches with the capture's arguments (scalars replaced as asked).
   CUresult launch(CUfunction f, const LaunchDims& dims, const ReplayInputs& inputs);

@@ -1,6 +1,7 @@
 // The worker's request handler: keeps the GPU context, loaded captures and
 // what it learned about the original kernel on each capture, and runs the
-// evaluation protocol of DESIGN.md section 6 for each request.
+// evaluation protocol (docs/threat-model.md, "How a candidate is judged")
+// for each request.
 #ifndef STARK_HARNESS_WORKER_SESSION_H
 #define STARK_HARNESS_WORKER_SESSION_H
 
@@ -15,8 +16,10 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/worker/blob_cache.h"
+#include "harness/worker/check_list.h"
 #include "harness/worker/gpu_context.h"
 #include "harness/worker/judge.h"
+#include "harness/worker/other_size.h"
 #include "harness/worker/protocol.h"
 #include "harness/worker/replay.h"
 
@@ -42,6 +45,11 @@ class Session {
   bool must_exit() const { return must_exit_; }
 
  private:
+  /// The original's result at a smaller size derived from a capture.
+  struct OtherSizeReference {
+    OtherSize size;
+    Memory reference;
+  };
   /// What the original does on one capture (computed once per capture and cubin).
   struct Analysis {
     std::set<int> unread;           // poisoned for every candidate launch
@@ -51,6 +59,8 @@ class Session {
     Memory reference;               // the original's result on that memory
     double launch_ms = 0;
     std::string problem;            // non-empty: this capture cannot be replayed
+    std::optional<OtherSizeReference> other;  // nullopt: `no_other` says why
+    std::string no_other;
   };
   struct Target {  // one capture, ready to run
     ReplayCapture* replay = nullptr;
@@ -67,6 +77,19 @@ class Session {
     std::string detail;  // fault / hang / launch error text
     bool launch_error = false;
   };
+  /// One evaluate request in progress: what the phases share.
+  struct Job {
+    const EvaluateRequest& r;
+    EvaluateReply reply;
+    CheckList checks;
+    std::map<std::string, CaptureEvaluation> per_capture;
+    std::vector<Target> targets;
+    CUmodule base_mod = nullptr;
+    CUmodule var_mod = nullptr;
+    EvaluateReply finish();
+    EvaluateReply crashed(const Ran& ran, const std::string& capture);
+    EvaluateReply error(const std::string& message);
+  };
 
   Expected<GpuContext*> gpu();
   Expected<BlobCache*> cache();
@@ -75,8 +98,24 @@ class Session {
   nlohmann::json evaluate_request(const nlohmann::json& request, bool once);
   EvaluateReply evaluate(const EvaluateRequest& request);
   EvaluateReply run_once(const EvaluateRequest& request);
-  Expected<ReplayCapture*> replay(const CaptureStore& store, const Capture& capture);
+  Expected<ReplayCapture*> replay(const CaptureStore& store, const Capture& capture, bool guard_zones = true);
   Expected<Analysis*> analyse(Target& t, CUmodule baseline_module, const std::string& cubin, const EvaluateRequest& r);
+  /// The original at a smaller size (`a.other`), or why not (`a.no_other`).
+  /// An error only when the original faulted there (the worker must exit).
+  Expected<void> analyse_other_size(Target& t, CUmodule bm, Analysis& a, const EvaluateRequest& r);
+
+  // The phases of an evaluation, in order; each returns false when the
+  // evaluation ends there (job.reply / job.checks say why).
+  std::optional<EvaluateReply> load_targets(Job& job);
+  bool judge_launches(Job& job);
+  bool judge_other_sizes(Job& job);
+  bool judge_fuzzed(Job& job);
+  bool time_launches(Job& job);
+  bool recheck(Job& job);
+  /// The variant on one target's memory, judged against `reference` into `check_name`.
+  bool judge_variant(Job& job, Target& t, const ReplayInputs& in, const std::vector<std::string>& before,
+                     const Memory& reference, const char* check_name, const std::string& label,
+                     Judgement* judged = nullptr);
   Ran run(Target& t, bool variant, const ReplayInputs& inputs, CUmodule module, double watchdog_s, Memory* out);
   double watchdog(const Target& t, const EvaluateRequest& r) const;
   static Memory to_memory(Snapshot s);
@@ -97,6 +136,7 @@ class Session {
   uint64_t clock_ = 0;
   std::map<std::string, Analysis> analyses_;
   bool must_exit_ = false;
+  bool other_size_faulted_ = false;  // the original faulted at a derived size in this request
 };
 
 }  // namespace stark::harness

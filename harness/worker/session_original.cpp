@@ -169,7 +169,71 @@ Expected<Session::Analysis*> Session::analyse(Target& t, CUmodule bm, const std:
   for (size_t b = 0; b < n; ++b)
     a.before.push_back(a.unread.count(static_cast<int>(b)) ? std::string(t.replay->before(static_cast<int>(b)).size(), static_cast<char>(kPoison))
                                                            : t.replay->before(static_cast<int>(b)));
+  if (!r.other_sizes) a.no_other = "not run: the original itself faulted at a smaller size";
+  else if (auto ok = analyse_other_size(t, bm, a, r); !ok) return ok.error();
   return &(analyses_[key] = std::move(a));
+}
+
+Expected<void> Session::analyse_other_size(Target& t, CUmodule bm, Analysis& a, const EvaluateRequest& r) {
+  const Capture& c = t.replay->capture();
+  auto size = other_size(c, *t.params);
+  if (!size) {
+    a.no_other = size.error().message;
+    return {};
+  }
+  double wd = std::max(r.watchdog_seconds, 50 * a.launch_ms / 1000);
+  Target probe = t;
+  probe.analysis = nullptr;
+  ReplayInputs in;
+  in.poisoned = a.unread;
+  in.scalars = size->scalars;
+  // The original at the smaller size, on `dims`; false (with a.no_other) when
+  // it gives no usable reference there.
+  auto original_at = [&](const LaunchDims& dims, Memory* out) -> Expected<bool> {
+    probe.baseline_dims = dims;
+    Ran ran = run(probe, false, in, bm, wd, out);
+    if (ran.result != GpuContext::WaitResult::Done) {
+      other_size_faulted_ = true;
+      return Error{fmt::format("the original kernel failed at a smaller size derived from capture {} ({}): {}; "
+                               "other sizes are off for this kernel",
+                               c.id, size->describe, ran.detail)};
+    }
+    if (ran.launch_error) {
+      a.no_other = fmt::format("the original cannot be launched at {}: {}", size->describe, ran.detail);
+      return false;
+    }
+    for (size_t b = 0; b < out->guard_damage.size(); ++b)
+      if (!out->guard_damage[b].empty()) {
+        a.no_other = fmt::format("the original writes outside {} at {}", a.info[b].name, size->describe);
+        return false;
+      }
+    return true;
+  };
+  Memory small;
+  auto ok = original_at(size->original_dims, &small);
+  if (!ok || !*ok) return ok ? Expected<void>{} : Expected<void>{ok.error()};
+  // An original that checks its sizes gives the same answer on its captured
+  // grid: then the smaller problem is well defined. One that relies on the
+  // grid matching the sizes does not, and its answer there is no oracle.
+  if (!(size->original_dims == t.baseline_dims)) {
+    Memory wide;
+    auto wide_ok = original_at(t.baseline_dims, &wide);
+    if (!wide_ok || !*wide_ok) return wide_ok ? Expected<void>{} : Expected<void>{wide_ok.error()};
+    for (size_t b = 0; b < small.buffers.size(); ++b)
+      if (small.buffers[b] != wide.buffers[b] &&
+          !compare_buffer(small.buffers[b], wide.buffers[b], a.info[b].dtype, a.info[b].tolerance).ok) {
+        a.no_other = fmt::format("at {} the original's result depends on its grid, not only on its size arguments "
+                                 "(it does not check them itself)",
+                                 size->describe);
+        return {};
+      }
+  }
+  if (small.buffers == a.reference.buffers) {
+    a.no_other = fmt::format("the original computes the same at {}: those arguments are no sizes", size->describe);
+    return {};
+  }
+  a.other = OtherSizeReference{std::move(*size), std::move(small)};
+  return {};
 }
 
 }  // namespace stark::harness

@@ -3,16 +3,24 @@
 // end of its input, on "shutdown", and after a kernel faulted or hung (the
 // GPU context is then unusable; whoever started it starts a new one).
 //
+// The replies travel on a private copy of the stdout the worker was started
+// with; file descriptor 1 itself is pointed at stderr before anything runs.
+// A candidate kernel's device printf (and anything else that writes to
+// "stdout" inside this process) therefore lands on stderr and can never
+// be read as a reply (docs/threat-model.md, "The worker's reply").
+//
 //   stark-worker [--device N] [--no-gpu] [--cache DIR]
 //
 // --no-gpu: a worker without a GPU (worker/no_gpu_check.h): it receives and
 // verifies shipped files and checks what needs no device; it runs nothing.
 // --cache: where shipped files are kept (default: a folder of this node's
 // temporary directory, shared by its workers).
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -20,6 +28,21 @@
 #include <string>
 
 #include "harness/worker/session.h"
+
+namespace {
+
+/// Moves the reply stream off file descriptor 1: returns a stream on a
+/// close-on-exec duplicate of the original stdout and points descriptor 1 at
+/// stderr, so nothing else in the process can write to the reply channel.
+std::FILE* private_reply_channel() {
+  std::fflush(stdout);
+  int fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+  if (fd < 0) return nullptr;
+  if (dup2(STDERR_FILENO, STDOUT_FILENO) < 0) return nullptr;
+  return fdopen(fd, "w");
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   stark::harness::SessionOptions options;
@@ -42,6 +65,11 @@ int main(int argc, char** argv) {
       fmt::print(stderr, "stark-worker: error: unknown argument '{}' ({})\n", a, usage);
       return 2;
     }
+  }
+  std::FILE* replies = private_reply_channel();
+  if (!replies) {
+    fmt::print(stderr, "stark-worker: error: cannot set up the reply channel: {}\n", std::strerror(errno));
+    return 2;
   }
   std::ios::sync_with_stdio(false);
   stark::harness::Session session(options);
@@ -67,9 +95,12 @@ int main(int argc, char** argv) {
     }
     if (request.is_discarded()) reply = {{"status", "error"}, {"detail", "malformed request: not JSON"}};
     else reply = session.handle(request, payload);
+    // The sequence number says which request this answers (worker/protocol.h).
+    if (request.is_object() && request.contains("seq")) reply["seq"] = request["seq"];
     std::string out = reply.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-    std::fwrite(out.data(), 1, out.size(), stdout);
-    std::fflush(stdout);
+    std::fflush(stdout);  // whatever a kernel printed goes out first, on stderr
+    std::fwrite(out.data(), 1, out.size(), replies);
+    std::fflush(replies);
     if (session.must_exit()) {
       // A faulted or hung kernel leaves the context unusable; exit without
       // running destructors that would wait on it.
