@@ -26,11 +26,16 @@ class EvalCommand : public Command {
                     "Command that starts a GPU worker, {device} replaced by the device number\n"
                     "(default: the stark-worker installed with stark; e.g. \"srun -n1 stark-worker --device {device}\")");
     sub->add_option("--seed", o_.evaluator.seed, "Seed of the fuzzed inputs")->capture_default_str();
-    sub->add_flag("--no-sanitize", no_sanitize_, "Skip compute-sanitizer (memcheck, racecheck)");
+    sub->add_flag("--no-sanitize", no_sanitize_,
+                  "Skip compute-sanitizer (memcheck, racecheck); the verdict then says \"correct, not sanitized\"");
     sub->footer(
         "\nThe variant is compiled with the kernel's own flags for this GPU, run on every capture\n"
-        "(outputs poisoned, guard canaries, fuzzed inputs, repeated and re-checked after timing)\n"
-        "and timed against the original. Exit 0 when accepted, 1 when rejected or not evaluated.\n"
+        "(outputs poisoned, guard canaries, smaller sizes derived from the captures, fuzzed inputs,\n"
+        "repeated, timed launches read back at random, re-checked after timing), timed against the\n"
+        "original, and run once under compute-sanitizer's memcheck and racecheck on exact-size\n"
+        "buffers: every gate, whatever its speed (stark optimize sanitizes only candidates that can\n"
+        "win). Exit 0 when accepted, 1 when rejected or not evaluated; an accepted candidate whose\n"
+        "sanitizers could not run is reported as \"correct, not sanitized: <why>\".\n"
         "\nExample:\n"
         "  stark eval --manifest m.json --kernel src/ops.cu:saxpy --variant v.json\n");
     return sub;
@@ -41,7 +46,9 @@ class EvalCommand : public Command {
                          [](const std::string& s) { print_error(s); }};
     o_.evaluator.store = captures_;
     if (!worker_.empty()) o_.evaluator.worker = shell_split(worker_);
-    if (no_sanitize_) o_.evaluator.sanitize = harness::GpuEvaluatorOptions::Sanitize::Never;
+    // A judge called by hand runs every gate, slower candidates included.
+    o_.evaluator.sanitize = no_sanitize_ ? harness::GpuEvaluatorOptions::Sanitize::Never
+                                         : harness::GpuEvaluatorOptions::Sanitize::Always;
     return harness::run_eval(o_, out);
   }
 

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/manifest.h"
+#include "core/text.h"
 #include "core/variant.h"
 
 namespace stark::harness {
@@ -36,13 +37,29 @@ int run_eval(EvalOptions o, const Printer& out) {
   }
   Evaluation e = evaluator.evaluate(*kernel, *variant);
   fmt::print("{}\n", nlohmann::json(e).dump(2));
-  if (e.verdict == Verdict::Accepted) {
-    out.note(fmt::format("accepted: {}", e.reason));
-    return 0;
+  if (e.verdict == Verdict::Error) {
+    out.error(e.reason);
+    return 1;
   }
-  if (e.verdict == Verdict::Rejected) out.note(fmt::format("rejected: {}", e.reason));
-  else out.error(e.reason);
-  return 1;
+  out.note(verdict_line(e));
+  return e.verdict == Verdict::Accepted ? 0 : 1;
+}
+
+std::string verdict_line(const Evaluation& e) {
+  if (e.verdict == Verdict::Rejected) return "rejected: " + e.reason;
+  if (e.verdict == Verdict::Error) return e.reason;
+  std::vector<std::string> unsanitized, unjudged;
+  for (const auto& c : e.checks) {
+    if (c.ok) continue;
+    if (c.name == "memcheck" || c.name == "racecheck" || c.name == "host_code")
+      unsanitized.push_back(fmt::format("{} {}", c.name, c.detail));
+    else if (c.name == check::kOtherSizes)
+      unjudged.push_back(fmt::format("no other size judged ({})", c.detail));
+  }
+  std::string line = unsanitized.empty() ? "accepted: " + e.reason
+                                         : fmt::format("correct, not sanitized: {}; {}", join(unsanitized, "; "), e.reason);
+  if (!unjudged.empty()) line += "; " + join(unjudged, "; ");
+  return line;
 }
 
 }  // namespace stark::harness

@@ -22,6 +22,12 @@ struct EvalOptions {
 /// Exit code: 0 accepted, 1 rejected or not evaluated (no GPU: one line on stderr).
 int run_eval(EvalOptions options, const Printer& out);
 
+/// The one line `stark eval` says of a verdict. An accepted candidate whose
+/// sanitizer or host-code gates did not run reads "correct, not sanitized:
+/// ..." with why, never plain "accepted"; gates that judged nothing (no
+/// smaller size) are named too.
+std::string verdict_line(const Evaluation& e);
+
 }  // namespace stark::harness
 
 #endif  // STARK_HARNESS_EVALUATOR_EVAL_RUNNER_H
