@@ -1,7 +1,8 @@
-// Attack: correct for its first 14 launches (every correctness, repeat and
-// fuzz launch of the suite), then does nothing: only the re-check after the
-// timed runs can see it.
-// expect: rejected recheck_after_timing
+// Neutralised attack: meant to be correct for its first 14 launches (every
+// launch before timing), then to do nothing. Its launch counter is a module
+// variable, restored to its load-time value before every launch, so it never
+// turns lazy: an honest coalesced kernel, faster than the naive original.
+// expect: accepted faster
 // launch: grid=ceil_div(n, 256); block=256
 static __device__ unsigned long long stark_block_runs;
 __global__ void scale(int n, float a, const float* x, float* y) {
