@@ -8,6 +8,9 @@
 #     and the manifest of examples/nnops scanned by STARK_EXE (default: the
 #     stark of build-harness-cli; an unpacked bundle's bin/stark works) with the
 #     same paths the GPU machine uses.
+#   scripts/gpu-run.sh --prepare-tests
+#     the same without the nnops manifest (no stark needed): enough for a
+#     GPU_RUN_TESTS_ONLY=1 run.
 #
 # There, on the GPU machine (CUDA 13 + g++ + cmake + ninja only), from the
 # repository root, with .device-harness carried:
@@ -31,6 +34,13 @@ carry=$root/.device-harness
 prepare() {
   local stark=${1:-$root/build-harness-cli/cli/stark}
   [[ -x $stark ]] || { echo "gpu-run: no stark at $stark (build it, or pass its path)" >&2; exit 1; }
+  prepare_sources
+  scan_nnops "$stark"
+  du -sh "$carry"
+}
+
+# The carried headers, googletest and the committed tree.
+prepare_sources() {
   rm -rf "$carry"
   # One folder per dependency (cmake/StarkDependencies.cmake): the machine may
   # have some of them itself, in other versions, and they must never mix.
@@ -51,6 +61,10 @@ prepare() {
   printf 'prefix=${pcfiledir}/..\nincludedir=${prefix}/include/httplib\nName: cpp-httplib\nDescription: carried header\nVersion: 0.11.4\nCflags: -I${includedir}\n' \
     >"$carry/pkgconfig/cpp-httplib.pc"
   grep -qx '/.device-harness/' .git/info/exclude 2>/dev/null || echo '/.device-harness/' >> .git/info/exclude
+}
+
+scan_nnops() {
+  local stark=$1
   # examples/nnops scanned with the paths the GPU machine will use:
   # STARK's package in /tmp/stark-prefix, the build tree in /tmp/nnops-build.
   # STARK's package: the one installed beside STARK_EXE (an unpacked bundle),
@@ -69,12 +83,16 @@ prepare() {
   rm -rf /tmp/nnops-build
   cmake -S examples/nnops -B /tmp/nnops-build -G Ninja -DCMAKE_PREFIX_PATH=/tmp/stark-prefix >/dev/null
   "$stark" scan -p /tmp/nnops-build --target nnops -o "$carry/nnops-manifest.json"
-  du -sh "$carry"
 }
 
 if [[ ${1:-} == --prepare ]]; then
   shift
   prepare "$@"
+  exit 0
+fi
+if [[ ${1:-} == --prepare-tests ]]; then
+  prepare_sources
+  du -sh "$carry"
   exit 0
 fi
 
