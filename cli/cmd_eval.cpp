@@ -6,6 +6,8 @@
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/console.h"
+#include "clang_tool/toolchain.h"
+#include "clang_tool/variant_check.h"
 #include "core/text.h"
 #include "harness/evaluator/eval_runner.h"
 
@@ -29,7 +31,8 @@ class EvalCommand : public Command {
     sub->add_flag("--no-sanitize", no_sanitize_,
                   "Skip compute-sanitizer (memcheck, racecheck); the verdict then says \"correct, not sanitized\"");
     sub->footer(
-        "\nThe variant is compiled with the kernel's own flags for this GPU, run on every capture\n"
+        "\nThe variant is first checked by clang (the kernel and its __device__ helpers only, no\n"
+        "preprocessor directives or host code), then compiled with the kernel's own flags for this GPU, run on every capture\n"
         "(outputs poisoned, guard canaries, smaller sizes derived from the captures, fuzzed inputs,\n"
         "repeated, timed launches read back at random, re-checked after timing), timed against the\n"
         "original, and run once under compute-sanitizer's memcheck and racecheck on exact-size\n"
@@ -46,6 +49,13 @@ class EvalCommand : public Command {
                          [](const std::string& s) { print_error(s); }};
     o_.evaluator.store = captures_;
     if (!worker_.empty()) o_.evaluator.worker = shell_split(worker_);
+    // The variant is untrusted: the clang variant check (kernel and device
+    // helpers only, no directives) runs before nvcc reads it.
+    o_.validate = [](const Kernel& kernel, const Variant& variant, const std::string& root) -> Expected<void> {
+      auto setup = locate_clang_setup();
+      if (!setup) return setup.error();
+      return ClangVariantValidator(*setup, root).validate(kernel, variant);
+    };
     // A judge called by hand runs every gate, slower candidates included.
     o_.evaluator.sanitize = no_sanitize_ ? harness::GpuEvaluatorOptions::Sanitize::Never
                                          : harness::GpuEvaluatorOptions::Sanitize::Always;

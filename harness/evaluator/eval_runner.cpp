@@ -30,6 +30,19 @@ int run_eval(EvalOptions o, const Printer& out) {
   }
   if (o.evaluator.store.empty()) o.evaluator.store = default_store(manifest->build_dir);
   if (o.evaluator.cache_dir.empty()) o.evaluator.cache_dir = default_cache(manifest->build_dir);
+  // The variant is refused before nvcc reads it (what it includes or defines
+  // never runs), and before anything needs a GPU.
+  if (o.validate && kernel->compile)
+    if (auto valid = o.validate(*kernel, *variant, manifest->source_root); !valid) {
+      Evaluation e;
+      e.kernel = kernel->id;
+      e.verdict = Verdict::Rejected;
+      e.reason = "variant_check: " + valid.error().message;
+      e.checks = {Check{"variant_check", false, valid.error().message}};
+      fmt::print("{}\n", nlohmann::json(e).dump(2));
+      out.note(verdict_line(e));
+      return 1;
+    }
   GpuEvaluator evaluator(*manifest, o.evaluator);
   if (!evaluator.gpu()) {
     out.error(fmt::format("no CUDA GPU to evaluate on: {}", evaluator.no_gpu_reason()));

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include "harness/capture/capture_runner.h"
@@ -17,6 +18,10 @@ struct EvalOptions {
   std::string kernel;
   std::string variant;
   GpuEvaluatorOptions evaluator;  // store / cache default to the manifest's build dir
+  /// The static check of an untrusted variant before anything compiles it
+  /// (stark's clang variant check; unset in stark-harness, which has no
+  /// clang). `source_root` is the manifest's.
+  std::function<Expected<void>(const Kernel&, const Variant&, const std::string& source_root)> validate;
 };
 
 /// Exit code: 0 accepted, 1 rejected or not evaluated (no GPU: one line on stderr).

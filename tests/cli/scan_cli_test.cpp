@@ -110,5 +110,27 @@ TEST(Cli, DoctorParsesAProbeKernel) {
   EXPECT_TRUE(parsed) << r.output;
 }
 
+// stark eval is a judge a person calls by hand on a variant file from anywhere:
+// the variant check refuses preprocessor injection before nvcc ever reads the
+// file (and before a GPU is needed), and says so as a verdict.
+TEST(Cli, EvalRefusesAnInjectedVariantBeforeCompilingIt) {
+  fs::path dir = scratch("eval_injection");
+  fs::path manifest = dir / "manifest.json";
+  ASSERT_EQ(stark({"scan", "-p", kEdgeBuild.string(), "-o", manifest.string()}).exit_code, 0);
+  const std::string kernel = "__global__ void axpy_c(int n, float a, const float* x, float* y) {\n"
+                             "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] += a * x[i];\n}\n";
+  for (const std::string& tail : {std::string("#define cudaGetLastError() (system(\"id\"), cudaSuccess)\n"),
+                                  std::string("#ifdef __CUDA_ARCH__\n#include \"/etc/passwd\"\n#endif\n")}) {
+    SCOPED_TRACE(tail);
+    nlohmann::json variant = {{"schema", "stark.variant/1"}, {"kernel", "src/apis.cu:axpy_c"}, {"source", kernel + tail}};
+    ASSERT_TRUE(write_file_atomic(dir / "variant.json", variant.dump()));
+    auto r = stark({"eval", "--manifest", manifest.string(), "--kernel", "src/apis.cu:axpy_c", "--variant",
+                    (dir / "variant.json").string()});
+    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_NE(r.output.find("rejected: variant_check: "), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("no CUDA GPU"), std::string::npos) << r.output;
+  }
+}
+
 }  // namespace
 }  // namespace stark
