@@ -3,7 +3,8 @@
 #include <fmt/format.h>
 
 #include <cctype>
-#include <regex>
+#include <deque>
+#include <map>
 #include <set>
 
 #include "core/text.h"
@@ -12,43 +13,125 @@ namespace stark {
 
 namespace {
 
-const std::regex& open_marker() {
-  static const std::regex re(R"(/\*\s*STARK_SPAN\s+(\d+)\s*:([\s\S]*?)\*/)");
-  return re;
+constexpr size_t npos = std::string_view::npos;
+
+/// A STARK_SPAN or STARK_END marker found in the text.
+struct Marker {
+  bool open = false;
+  int id = 0;
+  size_t begin = 0, end = 0;     // the comment, "/*" to "*/" inclusive
+  std::string_view instruction;  // STARK_SPAN only
+  bool number_too_large = false;
+};
+
+bool space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+bool digit(char c) { return c >= '0' && c <= '9'; }
+bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+size_t skip_space(std::string_view s, size_t i) {
+  while (i < s.size() && space(s[i])) ++i;
+  return i;
 }
 
-const std::regex& any_marker() {
-  static const std::regex re(R"(/\*\s*STARK_(SPAN|END)\b)");
-  return re;
+/// s.find(c, from) for calls whose `from` never decreases: each remembers the
+/// last answer, so a scan that asks at every position stays linear.
+class ForwardFind {
+ public:
+  ForwardFind(std::string_view s, std::string_view what) : s_(s), what_(what) {}
+  size_t from(size_t pos) {
+    if (!searched_ || pos < from_ || (at_ != npos && at_ < pos)) {
+      at_ = s_.find(what_, pos);
+      from_ = pos;
+      searched_ = true;
+    }
+    return at_;
+  }
+
+ private:
+  std::string_view s_, what_;
+  size_t at_ = npos, from_ = 0;
+  bool searched_ = false;
+};
+
+/// The marker whose "/*" is at `at`, or nullopt when that comment is not one.
+/// "/*STARK_SPAN <n>: instruction*/" and "/*STARK_END <n>*/", spaces allowed
+/// around the parts; comment_end finds the "*/" that ends an instruction.
+std::optional<Marker> marker_at(std::string_view s, size_t at, ForwardFind& comment_end) {
+  Marker m;
+  m.begin = at;
+  size_t p = skip_space(s, at + 2);
+  if (s.compare(p, 10, "STARK_SPAN") == 0) {
+    m.open = true;
+    p += 10;
+  } else if (s.compare(p, 9, "STARK_END") == 0) {
+    p += 9;
+  } else {
+    return std::nullopt;
+  }
+  size_t digits = skip_space(s, p);
+  if (digits == p || digits >= s.size() || !digit(s[digits])) return std::nullopt;
+  p = digits;
+  while (p < s.size() && digit(s[p])) ++p;
+  m.number_too_large = p - digits > 9;
+  m.id = m.number_too_large ? 0 : std::stoi(std::string(s.substr(digits, p - digits)));
+  p = skip_space(s, p);
+  if (m.open) {
+    if (p >= s.size() || s[p] != ':') return std::nullopt;
+    size_t close = comment_end.from(p + 1);
+    if (close == npos) return std::nullopt;
+    m.instruction = trim(s.substr(p + 1, close - p - 1));
+    m.end = close + 2;
+  } else {
+    if (s.compare(p, 2, "*/") != 0) return std::nullopt;
+    m.end = p + 2;
+  }
+  return m;
+}
+
+/// Every marker, in order. A marker's text is not searched for more markers.
+std::vector<Marker> markers(std::string_view s) {
+  std::vector<Marker> out;
+  ForwardFind comment_end(s, "*/");
+  for (size_t at = s.find("/*"); at != npos;) {
+    auto m = marker_at(s, at, comment_end);
+    size_t next = m ? m->end : at + 2;
+    if (m) out.push_back(*m);
+    at = s.find("/*", next);
+  }
+  return out;
 }
 
 }  // namespace
 
 Expected<std::vector<Span>> parse_spans(std::string_view grounded) {
-  std::string text(grounded);
+  std::vector<Marker> all = markers(grounded);
+  for (const Marker& m : all)
+    if (m.number_too_large)
+      return Error{fmt::format("a {} marker's number is too large", m.open ? "STARK_SPAN" : "STARK_END")};
+  std::map<int, std::deque<size_t>> ends;  // id -> indices of its END markers, in order
+  for (size_t i = 0; i < all.size(); ++i)
+    if (!all[i].open) ends[all[i].id].push_back(i);
+
   std::vector<Span> spans;
   std::set<int> seen;
-  auto begin = std::sregex_iterator(text.begin(), text.end(), open_marker());
-  for (auto it = begin; it != std::sregex_iterator(); ++it) {
-    Span s;
-    s.id = std::stoi((*it)[1].str());
-    s.instruction = std::string(trim((*it)[2].str()));
-    if (s.instruction.empty()) return Error{fmt::format("span {} has no instruction", s.id)};
-    if (!seen.insert(s.id).second) return Error{fmt::format("span {} is marked twice", s.id)};
-    size_t code_begin = static_cast<size_t>(it->position() + it->length());
-    std::regex end_re(fmt::format(R"(/\*\s*STARK_END\s+{}\s*\*/)", s.id));
-    std::smatch end;
-    std::string rest = text.substr(code_begin);
-    if (!std::regex_search(rest, end, end_re)) return Error{fmt::format("span {} is never closed (STARK_END {})", s.id, s.id)};
-    s.code = rest.substr(0, static_cast<size_t>(end.position()));
-    if (std::regex_search(s.code, open_marker())) return Error{fmt::format("span {} contains another span", s.id)};
-    spans.push_back(std::move(s));
+  for (size_t i = 0; i < all.size(); ++i) {
+    const Marker& open = all[i];
+    if (!open.open) continue;
+    if (open.instruction.empty()) return Error{fmt::format("span {} has no instruction", open.id)};
+    if (!seen.insert(open.id).second) return Error{fmt::format("span {} is marked twice", open.id)};
+    auto& candidates = ends[open.id];
+    while (!candidates.empty() && candidates.front() < i) candidates.pop_front();
+    if (candidates.empty()) return Error{fmt::format("span {} is never closed (STARK_END {})", open.id, open.id)};
+    size_t close = candidates.front();
+    for (size_t j = i + 1; j < close; ++j)
+      if (all[j].open) return Error{fmt::format("span {} contains another span", open.id)};
+    spans.push_back({open.id, std::string(open.instruction),
+                     std::string(grounded.substr(open.end, all[close].begin - open.end))});
+    i = close;
   }
   // Every END must close a SPAN that was opened.
-  static const std::regex end_any(R"(/\*\s*STARK_END\s+(\d+)\s*\*/)");
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), end_any); it != std::sregex_iterator(); ++it)
-    if (!seen.count(std::stoi((*it)[1].str())))
-      return Error{fmt::format("STARK_END {} has no matching STARK_SPAN", (*it)[1].str())};
+  for (const Marker& m : all)
+    if (!m.open && !seen.count(m.id)) return Error{fmt::format("STARK_END {} has no matching STARK_SPAN", m.id)};
   return spans;
 }
 
@@ -70,11 +153,11 @@ namespace {
 size_t skip_comment_or_literal(std::string_view s, size_t i) {
   if (s.compare(i, 2, "//") == 0) {
     size_t nl = s.find('\n', i);
-    return nl == std::string_view::npos ? s.size() : nl + 1;
+    return nl == npos ? s.size() : nl + 1;
   }
   if (s.compare(i, 2, "/*") == 0) {
     size_t end = s.find("*/", i + 2);
-    return end == std::string_view::npos ? s.size() : end + 2;
+    return end == npos ? s.size() : end + 2;
   }
   if (s[i] == '"' || s[i] == '\'') {
     char q = s[i];
@@ -100,38 +183,47 @@ size_t matching(std::string_view s, size_t open, char open_c, char close_c) {
     else if (s[i] == close_c && --depth == 0) return i;
     ++i;
   }
-  return std::string_view::npos;
+  return npos;
 }
-
-bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 }  // namespace
 
 std::optional<ByteRange> find_body(std::string_view s, std::string_view name) {
-  for (size_t at = s.find(name); at != std::string_view::npos; at = s.find(name, at + 1)) {
+  if (name.empty()) return std::nullopt;
+  // Each character is scanned a bounded number of times whatever the text
+  // (a model's reply may repeat the name thousands of times).
+  ForwardFind next_brace(s, "{"), next_semicolon(s, ";");
+  for (size_t at = s.find(name); at != npos; at = s.find(name, at + 1)) {
     if ((at > 0 && is_ident(s[at - 1])) || (at + name.size() < s.size() && is_ident(s[at + name.size()]))) continue;
     size_t p = at + name.size();
-    while (p < s.size() && std::isspace(static_cast<unsigned char>(s[p]))) ++p;
+    while (p < s.size() && space(s[p])) ++p;
     if (p >= s.size() || s[p] != '(') continue;
     size_t close = matching(s, p, '(', ')');
-    if (close == std::string_view::npos) return std::nullopt;
-    size_t open = s.find('{', close);
-    size_t semi = s.find(';', close);
-    if (open == std::string_view::npos || (semi != std::string_view::npos && semi < open)) continue;  // a declaration
+    if (close == npos) return std::nullopt;
+    size_t open = next_brace.from(close);
+    size_t semi = next_semicolon.from(close);
+    if (open == npos || (semi != npos && semi < open)) {  // a declaration or a call
+      at = close;  // nothing inside its parentheses can be the definition
+      continue;
+    }
     size_t end = matching(s, open, '{', '}');
-    if (end == std::string_view::npos) return std::nullopt;
+    if (end == npos) return std::nullopt;
     return ByteRange{static_cast<int64_t>(open), static_cast<int64_t>(end + 1)};
   }
   return std::nullopt;
 }
 
 Expected<void> check_spans_filled(std::string_view code) {
-  std::string text(code);
-  std::smatch m;
-  if (std::regex_search(text, m, any_marker()))
-    return Error{fmt::format("the kernel still contains the marker '{}...': every marked span must be replaced by "
-                             "its new code and every STARK_SPAN/STARK_END marker removed",
-                             m.str())};
+  for (size_t at = code.find("/*"); at != npos; at = code.find("/*", at + 2)) {
+    size_t p = skip_space(code, at + 2);
+    for (std::string_view word : {"STARK_SPAN", "STARK_END"}) {
+      size_t after = p + word.size();
+      if (code.compare(p, word.size(), word) != 0 || (after < code.size() && is_ident(code[after]))) continue;
+      return Error{fmt::format("the kernel still contains the marker '{}...': every marked span must be replaced by "
+                               "its new code and every STARK_SPAN/STARK_END marker removed",
+                               code.substr(at, after - at))};
+    }
+  }
   return {};
 }
 

@@ -53,5 +53,46 @@ TEST(Grounded, FindBodySkipsDeclarationsCommentsAndStrings) {
   EXPECT_FALSE(find_body("__global__ void k(int n);", "k"));
 }
 
+
+// The grounded code comes from a model's reply: a number too large for an int
+// once threw out of the parser, a long instruction overflowed the stack of a
+// recursive regular expression.
+TEST(Grounded, HostileMarkersAreErrorsNotCrashes) {
+  auto big = parse_spans("/*STARK_SPAN 99999999999999999999: a*/ x /*STARK_END 99999999999999999999*/");
+  ASSERT_FALSE(big);
+  EXPECT_NE(big.error().message.find("too large"), std::string::npos) << big.error().message;
+
+  std::string instruction(200'000, 'i');
+  auto long_one = parse_spans("/*STARK_SPAN 1: " + instruction + "*/ x /*STARK_END 1*/");
+  ASSERT_TRUE(long_one) << long_one.error().message;
+  EXPECT_EQ((*long_one)[0].instruction, instruction);
+
+  std::string unclosed;
+  while (unclosed.size() < 250'000) unclosed += "/*STARK_SPAN 1: ";
+  EXPECT_TRUE(parse_spans(unclosed));  // no "*/": not a marker at all
+  std::string many;
+  for (int i = 0; i < 20'000; ++i) many += "/*STARK_SPAN " + std::to_string(i) + ": a*/";
+  auto never_closed = parse_spans(many);
+  ASSERT_FALSE(never_closed);
+  EXPECT_EQ(never_closed.error().message, "span 0 is never closed (STARK_END 0)");
+  EXPECT_FALSE(check_spans_filled(std::string(100'000, ' ') + "/*  STARK_END"));
+  EXPECT_TRUE(check_spans_filled("/*STARK_SPANS are gone*/"));
+}
+
+TEST(Grounded, FindBodyOnRepeatedNames) {
+  std::string nested;
+  for (int i = 0; i < 30'000; ++i) nested += "k(";
+  nested += std::string(30'000, ')') + ";\nvoid k(int n) { n--; }";
+  auto body = find_body(nested, "k");  // a call nesting 30000 more, then the definition
+  ASSERT_TRUE(body);
+  EXPECT_EQ(nested.substr(static_cast<size_t>(body->begin)), "{ n--; }");
+  std::string declared;
+  for (int i = 0; i < 30'000; ++i) declared += "void k(int);\n";
+  declared += "void k(int n) { n++; }";
+  body = find_body(declared, "k");
+  ASSERT_TRUE(body);
+  EXPECT_EQ(declared.substr(static_cast<size_t>(body->begin)), "{ n++; }");
+}
+
 }  // namespace
 }  // namespace stark
