@@ -55,6 +55,9 @@ Expected<PostOutcome> ApiHttp::post(const HttpRequest& request,
       if (delay && *delay > policy_.max_retry_after) return PostOutcome{std::move(*response), attempt, delay};
     } else {
       last_failure = std::get<TransportError>(result);
+      if (last_failure.kind == TransportError::Kind::TooLarge)
+        return Error{fmt::format("{} sent a reply larger than {} MiB; it was refused", request.url,
+                                 kMaxResponseBytes >> 20)};
       if (last_failure.kind == TransportError::Kind::Other)
         return Error{fmt::format("cannot talk to {}: {}", request.url, last_failure.message)};
       if (attempt >= policy_.max_attempts) break;

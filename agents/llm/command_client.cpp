@@ -5,6 +5,7 @@
 
 #include <cctype>
 
+#include "agents/llm/http.h"
 #include "agents/llm/subprocess.h"
 
 namespace stark::llm {
@@ -51,9 +52,12 @@ Expected<ChatReply> CommandClient::complete(const ChatRequest& request) {
   Expected<SubprocessResult> run = Error{""};
   {
     Gate::Slot slot(gate_);
-    run = run_with_input({"/bin/sh", "-c", options_.command}, input, options_.timeout, options_.cwd);
+    run = run_with_input({"/bin/sh", "-c", options_.command}, input, options_.timeout, options_.cwd, kMaxResponseBytes);
   }
   if (!run) return run.error();
+  if (run->too_much_output)
+    return Error{fmt::format("the command '{}' printed more than {} MiB and was killed", options_.command,
+                             kMaxResponseBytes >> 20)};
   if (run->timed_out)
     return Error{fmt::format("the command '{}' gave no answer within {:g} s and was killed: {}", options_.command,
                              static_cast<double>(options_.timeout.count()) / 1000.0, stderr_tail(run->err))};

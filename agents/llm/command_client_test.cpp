@@ -101,6 +101,13 @@ TEST(CommandClient, AProgramThatIgnoresALargeInputStillAnswers) {
   EXPECT_EQ(reply->text, "early answer\n");
 }
 
+TEST(CommandClient, OutputPastTheLimitIsStopped) {
+  auto reply = client("cat >/dev/null; head -c 40000000 /dev/zero | tr '\\0' x").complete(request());
+  ASSERT_FALSE(reply);
+  EXPECT_NE(reply.error().message.find("printed more than 16 MiB and was killed"), std::string::npos)
+      << reply.error().message;
+}
+
 TEST(CommandClient, MissingProgramIsReported) {
   auto reply = client("/nonexistent/llm-wrapper --flag").complete(request());
   ASSERT_FALSE(reply);

@@ -28,8 +28,19 @@ void global_init_once() {
   std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
 }
 
+/// Where the body goes; past kMaxResponseBytes the transfer stops.
+struct BodySink {
+  std::string* body;
+  bool too_large = false;
+};
+
 size_t on_body(char* data, size_t size, size_t count, void* user) {
-  static_cast<std::string*>(user)->append(data, size * count);
+  auto* sink = static_cast<BodySink*>(user);
+  if (sink->body->size() + size * count > kMaxResponseBytes) {
+    sink->too_large = true;
+    return 0;  // libcurl ends the transfer with CURLE_WRITE_ERROR
+  }
+  sink->body->append(data, size * count);
   return size * count;
 }
 
@@ -80,7 +91,8 @@ std::variant<HttpResponse, TransportError> http_post(const HttpRequest& request,
   curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
   curl_easy_setopt(h, CURLOPT_HTTPHEADER, header_list.get());
   curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt(h, CURLOPT_WRITEDATA, &response.body);
+  BodySink sink{&response.body};
+  curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
   curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
   curl_easy_setopt(h, CURLOPT_HEADERDATA, &response.headers);
   curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(timeouts.connect.count()));
@@ -91,6 +103,9 @@ std::variant<HttpResponse, TransportError> http_post(const HttpRequest& request,
   curl_easy_setopt(h, CURLOPT_ERRORBUFFER, error_buffer);
 
   CURLcode rc = curl_easy_perform(h);
+  if (sink.too_large)
+    return TransportError{TransportError::Kind::TooLarge,
+                          "the reply is larger than " + std::to_string(kMaxResponseBytes >> 20) + " MiB"};
   if (rc != CURLE_OK) {
     std::string what = error_buffer[0] ? std::string(error_buffer) : std::string(curl_easy_strerror(rc));
     TransportError::Kind kind = TransportError::Kind::Other;

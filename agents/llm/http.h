@@ -31,9 +31,14 @@ struct HttpResponse {
   std::string header(const std::string& lower_name) const;
 };
 
-/// No HTTP answer at all: the connection failed or the time ran out.
+/// The largest response body http_post reads; a larger one is refused
+/// (TooLarge) before it can fill the memory. Model replies are far smaller.
+inline constexpr size_t kMaxResponseBytes = 16 * 1024 * 1024;
+
+/// No HTTP answer at all: the connection failed, the time ran out, or the
+/// body passed kMaxResponseBytes.
 struct TransportError {
-  enum class Kind { Timeout, Connect, Other };
+  enum class Kind { Timeout, Connect, TooLarge, Other };
   Kind kind = Kind::Other;
   std::string message;  // libcurl's description, one line
 };

@@ -244,6 +244,18 @@ TEST_F(OpenAiClientTest, InvalidJsonIsNotRetried) {
   EXPECT_EQ(server.count(), 1);
 }
 
+// A server that streams gigabytes must not fill the memory.
+TEST_F(OpenAiClientTest, AReplyLargerThanTheLimitIsRefused) {
+  FakeLlmServer server;
+  server.script({200, kJson, testing::openai_completion(std::string(kMaxResponseBytes, 'x'))});
+  OpenAiClient client(options(server));
+  auto reply = client.complete(request("local"));
+  ASSERT_FALSE(reply);
+  EXPECT_NE(reply.error().message.find("sent a reply larger than 16 MiB; it was refused"), std::string::npos)
+      << reply.error().message;
+  EXPECT_EQ(server.count(), 1);  // not retried
+}
+
 TEST_F(OpenAiClientTest, JsonWithoutChoicesIsInvalid) {
   FakeLlmServer server;
   server.script({200, kJson, R"({"id": "x", "object": "chat.completion"})"});

@@ -42,7 +42,8 @@ void set_nonblocking(int fd) { ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NON
 }  // namespace
 
 Expected<SubprocessResult> run_with_input(const std::vector<std::string>& argv, const std::string& input,
-                                          std::chrono::milliseconds timeout, const std::filesystem::path& cwd) {
+                                          std::chrono::milliseconds timeout, const std::filesystem::path& cwd,
+                                          size_t max_output) {
   if (argv.empty()) return Error{"run_with_input: empty command"};
   // stdin is a socket so our writes can use MSG_NOSIGNAL: a program that exits
   // without reading its input must not kill us with SIGPIPE.
@@ -110,8 +111,14 @@ Expected<SubprocessResult> run_with_input(const std::vector<std::string>& argv, 
       if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       Fd& fd = i == 1 ? out_parent : err_parent;
       ssize_t r = ::read(fd.get(), buf, sizeof buf);
-      if (r > 0) (i == 1 ? result.out : result.err).append(buf, static_cast<size_t>(r));
+      std::string& sink = i == 1 ? result.out : result.err;
+      if (r > 0) sink.append(buf, static_cast<size_t>(r));
       else if (r == 0 || (errno != EAGAIN && errno != EINTR)) fd.reset();
+      if (sink.size() > max_output) result.too_much_output = true;
+    }
+    if (result.too_much_output) {
+      ::kill(-pid, SIGKILL);
+      break;
     }
   }
   in_parent.reset();

@@ -16,16 +16,19 @@ namespace stark::llm {
 struct SubprocessResult {
   int exit_code = -1;  // 128 + signal number when killed by a signal
   bool timed_out = false;
+  bool too_much_output = false;  // stdout or stderr passed the limit; the group was killed
   std::string out;     // stdout
   std::string err;     // stderr
 };
 
 /// Runs argv (argv[0] looked up on PATH) in its own process group, writes
 /// `input` to its stdin and closes it, and waits at most `timeout`; past it the
-/// whole group gets SIGKILL. A program that does not read its stdin is fine.
-/// An Error only when the program could not be started.
+/// whole group gets SIGKILL, as it does when stdout or stderr passes
+/// max_output bytes. A program that does not read its stdin is fine. An Error
+/// only when the program could not be started.
 Expected<SubprocessResult> run_with_input(const std::vector<std::string>& argv, const std::string& input,
-                                          std::chrono::milliseconds timeout, const std::filesystem::path& cwd = {});
+                                          std::chrono::milliseconds timeout, const std::filesystem::path& cwd = {},
+                                          size_t max_output = 16 * 1024 * 1024);
 
 }  // namespace stark::llm
 
