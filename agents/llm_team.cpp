@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <regex>
-
 #include "core/text.h"
 
 namespace stark {
@@ -11,10 +9,8 @@ namespace stark {
 namespace {
 
 std::string summary_of(const std::string& text) {
-  static const std::regex strategy(R"((?:^|\n)\s*\**STRATEGY:?\**:?\s*([^\n]+))");
-  std::smatch m;
-  if (std::regex_search(text, m, strategy)) return std::string(trim(m[1].str()));
-  std::string first(trim(text.substr(0, text.find_first_of(".\n"))));
+  if (std::string strategy = find_strategy(text); !strategy.empty()) return strategy;
+  std::string first(trim(std::string_view(text).substr(0, text.find_first_of(".\n"))));
   return first.size() > 200 ? first.substr(0, 200) : first;
 }
 
@@ -22,7 +18,18 @@ std::string summary_of(const std::string& text) {
 
 LlmTeam::LlmTeam(llm::ChatClient& client, LlmTeamOptions options) : client_(client), options_(std::move(options)) {}
 
-LlmTeam::Answer LlmTeam::ask(const char* role, const Prompt& prompt, double temperature, const std::string& kernel) {
+LlmTeam::Answer LlmTeam::interpret(const llm::ChatReply& reply, const std::string& kernel, bool prose_ok) {
+  auto parsed = parse_reply(reply.text, kernel, reply.truncated);
+  if (parsed) return {std::move(*parsed), {}, std::nullopt};
+  // What a model said without code: its STRATEGY line, else its first sentence.
+  std::optional<std::string> prose;
+  if (prose_ok && !reply.truncated && !reply.text.empty() && check_reply_size(reply.text))
+    prose = summary_of(reply.text);
+  return {parsed.error(), {}, prose};
+}
+
+LlmTeam::Answer LlmTeam::ask(const char* role, const Prompt& prompt, double temperature, const std::string& kernel,
+                             bool prose_ok) {
   llm::ChatRequest request;
   request.role_name = role;
   request.model = options_.model;
@@ -30,21 +37,21 @@ LlmTeam::Answer LlmTeam::ask(const char* role, const Prompt& prompt, double temp
   request.messages = {{"user", prompt.user}};
   request.temperature = temperature;
   request.max_tokens = options_.max_tokens;
+  // Only a reply this role can use is worth keeping: a failed one is asked for again next run.
+  request.usable = [&kernel, prose_ok](const llm::ChatReply& r) {
+    Answer a = interpret(r, kernel, prose_ok);
+    return a.value.ok() || a.prose.has_value();
+  };
   auto reply = client_.complete(request);
   if (!reply) return {reply.error(), {}, std::nullopt};
-  RoleUsage usage{{reply->prompt_tokens, reply->completion_tokens}, reply->cost_usd.value_or(0.0)};
-  auto parsed = parse_reply(reply->text, kernel, reply->truncated);
-  if (!parsed) {
-    // What a model said without code: its STRATEGY line, else its first sentence.
-    std::optional<std::string> prose;
-    if (!reply->truncated && !reply->text.empty()) prose = summary_of(reply->text);
-    return {Error{fmt::format("{} reply: {}", role, parsed.error().message)}, usage, prose};
-  }
-  return {std::move(*parsed), usage, std::nullopt};
+  Answer answer = interpret(*reply, kernel, prose_ok);
+  answer.usage = {{reply->prompt_tokens, reply->completion_tokens}, reply->cost_usd.value_or(0.0)};
+  if (!answer.value) answer.value = Error{fmt::format("{} reply: {}", role, answer.value.error().message)};
+  return answer;
 }
 
 RoleReply<Plan> LlmTeam::plan(const PlanInput& in) {
-  auto reply = ask("plan", plan_prompt(in), options_.plan_temperature, in.brief->kernel->name);
+  auto reply = ask("plan", plan_prompt(in), options_.plan_temperature, in.brief->kernel->name, /*prose_ok=*/true);
   if (!reply.value && reply.prose) {
     // A plan in words only: the search grounds it on the whole body.
     Plan p;
@@ -60,13 +67,13 @@ RoleReply<Plan> LlmTeam::plan(const PlanInput& in) {
 }
 
 RoleReply<Variant> LlmTeam::code(const CodeInput& in) {
-  auto reply = ask("code", code_prompt(in), options_.code_temperature, in.brief->kernel->name);
+  auto reply = ask("code", code_prompt(in), options_.code_temperature, in.brief->kernel->name, /*prose_ok=*/false);
   if (!reply.value) return {reply.value.error(), reply.usage};
   return {Variant{in.brief->kernel->id, reply.value->code, reply.value->launch}, reply.usage};
 }
 
 RoleReply<Variant> LlmTeam::debug(const DebugInput& in) {
-  auto reply = ask("debug", debug_prompt(in), options_.debug_temperature, in.brief->kernel->name);
+  auto reply = ask("debug", debug_prompt(in), options_.debug_temperature, in.brief->kernel->name, /*prose_ok=*/false);
   if (!reply.value) return {reply.value.error(), reply.usage};
   LaunchOverride launch = reply.value->launch.empty() ? in.node->variant.launch : reply.value->launch;
   return {Variant{in.brief->kernel->id, reply.value->code, launch}, reply.usage};

@@ -39,7 +39,11 @@ class LlmTeam : public Team {
     RoleUsage usage;
     std::optional<std::string> prose;
   };
-  Answer ask(const char* role, const Prompt& prompt, double temperature, const std::string& kernel);
+  /// prose_ok: a reply without code still answers the role (a plan in words).
+  /// Only a reply the role can use is kept by the response cache.
+  Answer ask(const char* role, const Prompt& prompt, double temperature, const std::string& kernel, bool prose_ok);
+  /// What a reply gives the role (usage left empty).
+  static Answer interpret(const llm::ChatReply& reply, const std::string& kernel, bool prose_ok);
 
   llm::ChatClient& client_;
   LlmTeamOptions options_;

@@ -72,7 +72,7 @@ Expected<ChatReply> AnthropicClient::complete(const ChatRequest& request) {
     }
     auto reply = parse(request, r);
     if (!reply) return reply.error();
-    reply->wire = WireRecord{url_, redacted_headers(http), http.body, attempts, r.status};
+    reply->wire = WireRecord{redact_url(url_), redacted_headers(http), http.body, attempts, r.status};
     return reply;
   }
 }
@@ -92,6 +92,7 @@ Expected<ChatReply> AnthropicClient::parse(const ChatRequest& request, const Htt
   for (const json& block : j["content"])  // text blocks only; thinking and tool blocks are not the answer
     if (block.is_object() && block.value("type", "") == "text" && block.contains("text") && block["text"].is_string())
       reply.text += block["text"].get<std::string>();
+  reply.text = scrub(std::move(reply.text), call.secret);  // a server may echo the key
   std::string stop = j.contains("stop_reason") && j["stop_reason"].is_string() ? j["stop_reason"].get<std::string>() : "";
   if (stop == "refusal" && reply.text.empty())
     return Error{fmt::format("model '{}' declined the request (stop_reason \"refusal\")", request.model)};

@@ -4,6 +4,7 @@
 #define STARK_AGENTS_LLM_CHAT_H
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +22,8 @@ struct ChatMessage {
   bool operator==(const ChatMessage&) const = default;
 };
 
+struct ChatReply;
+
 /// What a role asks a model. The system prompt is separate because the APIs
 /// place it differently (a first message for OpenAI, a top-level field for
 /// Anthropic).
@@ -31,6 +34,11 @@ struct ChatRequest {
   std::vector<ChatMessage> messages;
   std::optional<double> temperature;  // omitted for models that reject it
   int max_tokens = 8192;              // upper bound on the reply (Anthropic requires one)
+  /// Whether the caller can use a reply (a role's parse of it). The response
+  /// cache stores only replies it accepts and takes a stored one it rejects
+  /// for a miss, so a reply that failed is asked for again. Empty: any reply.
+  /// Never sent, never part of the cache key.
+  std::function<bool(const ChatReply&)> usable;
 };
 
 /// What was really sent for a reply that came over HTTP: the audit keeps it so

@@ -149,7 +149,44 @@ std::string endpoint_url(std::string_view base, std::string_view path, std::stri
 
 bool is_secret_header(const std::string& name) {
   std::string n = lower(name);
-  return n == "authorization" || n == "x-api-key" || n == "api-key" || n == "proxy-authorization" || n == "cookie";
+  if (n == "cookie" || n == "set-cookie") return true;
+  for (std::string_view word : {"key", "token", "auth", "secret", "password", "session"})
+    if (n.find(word) != std::string::npos) return true;
+  return false;
+}
+
+std::string redact_url(std::string_view url) {
+  static const std::string mark = "[redacted]";
+  if (!url.starts_with("http://") && !url.starts_with("https://")) return std::string(url);  // a command line
+  size_t host = url.find("://") + 3;
+  size_t path = url.find_first_of("/?#", host);
+  std::string_view authority = url.substr(host, path == std::string_view::npos ? std::string_view::npos : path - host);
+  std::string out(url.substr(0, host));
+  if (size_t at = authority.rfind('@'); at != std::string_view::npos) {
+    out += mark + "@";
+    authority.remove_prefix(at + 1);
+  }
+  out += authority;
+  if (path == std::string_view::npos) return out;
+  std::string_view rest = url.substr(path);
+  size_t query = rest.find('?');
+  out += rest.substr(0, query);
+  if (query == std::string_view::npos) return out;
+  rest.remove_prefix(query);  // "?a=1&key=2#frag": each parameter after its '?' or '&'
+  size_t fragment = rest.find('#');
+  std::string_view params = rest.substr(0, fragment);
+  for (size_t i = 0; i < params.size();) {
+    size_t end = params.find('&', i + 1);
+    std::string_view param = params.substr(i, end == std::string_view::npos ? std::string_view::npos : end - i);
+    size_t eq = param.find('=');
+    if (eq != std::string_view::npos && is_secret_header(std::string(param.substr(1, eq - 1))))
+      out += std::string(param.substr(0, eq + 1)) + mark;
+    else
+      out += param;
+    i = end == std::string_view::npos ? params.size() : end;
+  }
+  if (fragment != std::string_view::npos) out += rest.substr(fragment);
+  return out;
 }
 
 std::vector<std::string> redacted_headers(const HttpRequest& request) {

@@ -61,9 +61,16 @@ std::string url_host(std::string_view url);
 /// "/v1", when given), then path: the endpoint URL.
 std::string endpoint_url(std::string_view base, std::string_view path, std::string_view drop_suffix = {});
 
-/// True for headers whose value is a credential (Authorization, x-api-key,
-/// api-key, Proxy-Authorization, Cookie).
+/// True for headers whose value may be a credential: Authorization,
+/// x-api-key, api-key, Cookie, and any name containing "key", "token",
+/// "auth", "secret", "password" or "session".
 bool is_secret_header(const std::string& name);
+
+/// The http(s) URL with its user information (user:password@) replaced by
+/// "[redacted]", and the value of every query parameter whose name is a
+/// secret header's name: what may be written down of a base URL. Any other
+/// text (the command backend's command line) comes back unchanged.
+std::string redact_url(std::string_view url);
 
 /// The request headers as "name: value" lines with credential values replaced
 /// by "[redacted]", for logs and the audit.

@@ -98,17 +98,19 @@ Expected<ClientStack> make_chat_client(const std::string& backend, const std::st
     return Error{fmt::format("unknown LLM backend '{}': expected openai, anthropic or command", backend)};
   }
 
+  // What is written down names the endpoint without its credentials, and
+  // has the key scrubbed out of whatever a server echoed back.
+  std::string shown_url = redact_url(stack.base_url);
+  std::vector<std::string> secrets;
+  if (key) secrets.push_back(*key);
   if (!options.cache_dir.empty() && !options.dry_run) {
-    stack.cache = std::make_shared<CachingClient>(client, std::make_shared<const ResponseCache>(options.cache_dir),
-                                                  backend, stack.base_url);
+    stack.cache = std::make_shared<CachingClient>(
+        client, std::make_shared<const ResponseCache>(options.cache_dir, secrets), backend, shown_url);
     client = stack.cache;
   }
-  if (!options.audit_dir.empty()) {
-    std::vector<std::string> secrets;
-    if (key) secrets.push_back(*key);
-    client = std::make_shared<AuditingClient>(client, std::make_shared<AuditLog>(options.audit_dir, std::move(secrets)),
-                                              backend, stack.base_url);
-  }
+  if (!options.audit_dir.empty())
+    client = std::make_shared<AuditingClient>(client, std::make_shared<AuditLog>(options.audit_dir, secrets), backend,
+                                              shown_url);
   stack.client = std::move(client);
   return stack;
 }

@@ -173,6 +173,47 @@ TEST(MakeClient, TheKeyAppearsInNoFileItWrote) {
   EXPECT_EQ((*cached)["cache_hit"], true);
 }
 
+// A proxy or a broken server may echo the request's headers in its answer,
+// and a base URL may carry credentials: none of it may reach a file.
+TEST(MakeClient, AServerThatEchoesTheKeyLeavesItInNoFile) {
+  for (std::string backend : {"openai", "anthropic"}) {
+    SCOPED_TRACE(backend);
+    const std::string key = "sk-echo-test-" + backend + "-41d9";
+    FakeLlmServer server(FakeServerConfig().key(key));
+    bool openai = backend == "openai";
+    std::string echo = openai ? "Authorization: Bearer " + key : "x-api-key: " + key;
+    server.script({200, kJson, openai ? testing::openai_completion(echo) : testing::anthropic_message(echo)});
+    std::string base = openai ? server.openai_base() : server.anthropic_base();
+    base.insert(base.find("//") + 2, "alice:pw-in-url-77aa@");
+    TempDir dir;
+    auto o = options({{openai ? "OPENAI_API_KEY" : "ANTHROPIC_API_KEY", key}});
+    o.audit_dir = dir / "audit";
+    o.cache_dir = dir / "llm-cache";
+    auto stack = make_chat_client(backend, "local-coder", base, "", o);
+    ASSERT_TRUE(stack) << stack.error().message;
+    auto reply = stack->client->complete(request("local-coder"));
+    ASSERT_TRUE(reply) << reply.error().message;
+    EXPECT_EQ(reply->text.find(key), std::string::npos) << reply->text;
+    EXPECT_TRUE(stack->client->complete(request("local-coder"))->cached);
+    EXPECT_EQ(server.count(), 1);
+    ASSERT_FALSE(std::filesystem::is_empty(dir / "llm-cache"));
+    ASSERT_FALSE(std::filesystem::is_empty(dir / "audit"));
+    for (const std::string& secret : {key, std::string("pw-in-url-77aa")})
+      EXPECT_EQ(testing::files_containing(dir.path(), secret), std::vector<std::filesystem::path>{}) << secret;
+  }
+}
+
+TEST(MakeClient, CredentialHeadersAndUrlsAreRedacted) {
+  for (const char* name : {"Authorization", "x-api-key", "api-key", "X-Goog-Api-Key", "Proxy-Authorization", "Cookie",
+                           "X-Auth-Token", "OpenAI-Session"})
+    EXPECT_TRUE(is_secret_header(name)) << name;
+  for (const char* name : {"Content-Type", "anthropic-version", "Accept"}) EXPECT_FALSE(is_secret_header(name)) << name;
+  EXPECT_EQ(redact_url("https://api.openai.com/v1"), "https://api.openai.com/v1");
+  EXPECT_EQ(redact_url("http://u:p@[::1]:8080/v1?key=abc&model=x#k"), "http://[redacted]@[::1]:8080/v1?key=[redacted]&model=x#k");
+  EXPECT_EQ(redact_url("http://token@host"), "http://[redacted]@host");
+  EXPECT_EQ(redact_url("ssh me@host llm --key=k"), "ssh me@host llm --key=k");  // a command, not a URL
+}
+
 TEST(MakeClient, CommandBackendStack) {
   TempDir dir;
   auto o = options();

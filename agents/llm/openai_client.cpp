@@ -93,7 +93,7 @@ Expected<ChatReply> OpenAiClient::complete(const ChatRequest& request) {
     }
     auto reply = parse(request, r);
     if (!reply) return reply.error();
-    reply->wire = WireRecord{url_, redacted_headers(http), http.body, attempts, r.status};
+    reply->wire = WireRecord{redact_url(url_), redacted_headers(http), http.body, attempts, r.status};
     return reply;
   }
 }
@@ -114,7 +114,7 @@ Expected<ChatReply> OpenAiClient::parse(const ChatRequest& request, const HttpRe
   const json& message = choice["message"];
 
   ChatReply reply;
-  reply.text = content_text(message.value("content", json()));
+  reply.text = scrub(content_text(message.value("content", json())), call.secret);  // a server may echo the key
   std::string finish = choice.contains("finish_reason") && choice["finish_reason"].is_string()
                            ? choice["finish_reason"].get<std::string>()
                            : "";

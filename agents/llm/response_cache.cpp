@@ -1,9 +1,12 @@
 #include "agents/llm/response_cache.h"
 
 #include <fmt/format.h>
+#include <xxhash.h>
 
+#include <algorithm>
+
+#include "agents/llm/http.h"
 #include "core/file_io.h"
-#include "core/hash.h"
 #include "core/json_optional.h"
 
 namespace stark::llm {
@@ -11,16 +14,28 @@ namespace stark::llm {
 using nlohmann::json;
 
 namespace {
-constexpr const char* kSchema = "stark.llm_cache/1";
+
+constexpr const char* kSchema = "stark.llm_cache/2";
+
+/// 32 hex digits of the key's XXH3-128 (object keys dump sorted, so stable).
+std::string key_hash(const json& key) {
+  std::string text = key.dump();
+  XXH128_hash_t h = XXH3_128bits(text.data(), text.size());
+  return fmt::format("{:016x}{:016x}", h.high64, h.low64);
 }
 
-ResponseCache::ResponseCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
+}  // namespace
+
+ResponseCache::ResponseCache(std::filesystem::path dir, std::vector<std::string> secrets)
+    : dir_(std::move(dir)), secrets_(std::move(secrets)) {
+  std::erase(secrets_, std::string());
+}
 
 json ResponseCache::key_of(const std::string& provider, const std::string& base_url, const ChatRequest& request) {
   json messages = json::array();
   for (const auto& m : request.messages) messages.push_back({{"role", m.role}, {"content", m.content}});
   return {{"provider", provider},
-          {"base_url", base_url},
+          {"base_url", redact_url(base_url)},
           {"model", request.model},
           {"system", request.system},
           {"messages", std::move(messages)},
@@ -28,10 +43,7 @@ json ResponseCache::key_of(const std::string& provider, const std::string& base_
           {"max_tokens", request.max_tokens}};
 }
 
-std::filesystem::path ResponseCache::path_of(const json& key) const {
-  std::string hash = content_hash(key.dump());  // "xxh64:<16 hex>"; object keys dump sorted, so stable
-  return dir_ / (hash.substr(hash.find(':') + 1) + ".json");
-}
+std::filesystem::path ResponseCache::path_of(const json& key) const { return dir_ / (key_hash(key) + ".json"); }
 
 std::optional<ChatReply> ResponseCache::load(const json& key) const {
   std::error_code ec;
@@ -39,7 +51,7 @@ std::optional<ChatReply> ResponseCache::load(const json& key) const {
   if (!std::filesystem::exists(path, ec)) return std::nullopt;
   auto entry = read_json_file(path);
   if (!entry || !entry->is_object() || entry->value("schema", "") != kSchema || !entry->contains("reply") ||
-      entry->value("request", json()) != key)
+      entry->value("key", "") != key_hash(key))
     return std::nullopt;
   auto reply = reply_from_json((*entry)["reply"]);
   if (!reply) return std::nullopt;
@@ -53,8 +65,9 @@ Expected<void> ResponseCache::store(const json& key, const ChatReply& reply) con
   ChatReply stored = reply;
   stored.wire.reset();
   stored.cached = false;
-  json entry = {{"schema", kSchema}, {"request", key}, {"reply", reply_to_json(stored)}};
-  if (auto ok = write_json_file(path_of(key), entry); !ok)
+  std::string text = json{{"schema", kSchema}, {"key", key_hash(key)}, {"reply", reply_to_json(stored)}}.dump(2) + "\n";
+  for (const auto& secret : secrets_) text = scrub(std::move(text), secret);
+  if (auto ok = write_file_atomic(path_of(key), text); !ok)
     return Error{fmt::format("cannot write the response cache: {}", ok.error().message)};
   return {};
 }
@@ -70,9 +83,10 @@ std::optional<std::string> CachingClient::store_problem() const {
 
 Expected<ChatReply> CachingClient::complete(const ChatRequest& request) {
   json key = ResponseCache::key_of(provider_, base_url_, request);
-  if (auto hit = cache_->load(key)) return std::move(*hit);
+  auto usable = [&](const ChatReply& r) { return !request.usable || request.usable(r); };
+  if (auto hit = cache_->load(key); hit && usable(*hit)) return std::move(*hit);
   auto reply = inner_->complete(request);
-  if (!reply) return reply;
+  if (!reply || !usable(*reply)) return reply;  // asked again next time
   if (auto ok = cache_->store(key, *reply); !ok) {  // the paid reply is still good: keep it, report the problem
     std::lock_guard lock(mutex_);
     if (!store_problem_) store_problem_ = ok.error().message;

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -16,16 +17,19 @@
 
 namespace stark::llm {
 
-/// Replies stored as one JSON file per request under a folder. Writes are
-/// atomic (temp file + rename), so concurrent processes sharing the folder
-/// never read half an entry; an entry also holds its full key so a hash
-/// collision reads as a miss.
+/// Replies stored as one JSON file per request under a folder, named by a
+/// 128-bit hash of the request. An entry holds that hash and the reply, no
+/// more: not the prompts, never a key. Writes are atomic (temp file +
+/// rename), so concurrent processes sharing the folder never read half an
+/// entry. Every secret it was given is replaced by "[redacted]" in all it
+/// writes (a server may echo a key back in its reply).
 class ResponseCache {
  public:
-  explicit ResponseCache(std::filesystem::path dir);
+  explicit ResponseCache(std::filesystem::path dir, std::vector<std::string> secrets = {});
 
-  /// What identifies a request: provider, base URL, model, system prompt,
-  /// messages, temperature and max_tokens. Never the key, never the role name.
+  /// What identifies a request: provider, base URL (credentials removed),
+  /// model, system prompt, messages, temperature and max_tokens. Never the
+  /// key, never the role name.
   static nlohmann::json key_of(const std::string& provider, const std::string& base_url, const ChatRequest& request);
 
   /// The stored reply (cached = true, cost 0) or nullopt on a miss or an
@@ -42,12 +46,15 @@ class ResponseCache {
 
  private:
   std::filesystem::path dir_;
+  std::vector<std::string> secrets_;
 };
 
 /// Serves a request from the cache when it can, else asks the inner client
-/// and stores its reply. Errors are never cached. A reply that could not be
-/// stored is still returned (it was paid for); store_problem() says why.
-/// Thread-safe when the inner client is.
+/// and stores its reply. Errors are never cached, nor are replies the
+/// request's `usable` rejects (a stored one it rejects is a miss). A reply
+/// that could not be stored is still
+/// returned (it was paid for); store_problem() says why. Thread-safe when the
+/// inner client is.
 class CachingClient final : public ChatClient {
  public:
   CachingClient(std::shared_ptr<ChatClient> inner, std::shared_ptr<const ResponseCache> cache, std::string provider,

@@ -107,6 +107,57 @@ TEST(ResponseCache, ErrorsAreNotCached) {
   EXPECT_EQ(server.count(), 2);
 }
 
+TEST(ResponseCache, AReplyTheCallerCannotUseIsNotKept) {
+  FakeLlmServer server;
+  server.script({200, kJson, testing::openai_completion("unusable")});
+  server.script({200, kJson, testing::openai_completion("usable")});
+  TempDir dir;
+  auto cache = std::make_shared<const ResponseCache>(dir.path());
+  CachingClient client(openai(server), cache, "openai", server.openai_base());
+  ChatRequest r = request();
+  r.usable = [](const ChatReply& reply) { return reply.text == "usable"; };
+
+  auto first = client.complete(r);
+  ASSERT_TRUE(first);  // returned (it was paid for), but not stored
+  EXPECT_EQ(first->text, "unusable");
+  EXPECT_FALSE(cache->load(ResponseCache::key_of("openai", server.openai_base(), r)));
+  auto second = client.complete(r);
+  ASSERT_TRUE(second);
+  EXPECT_EQ(second->text, "usable");
+  EXPECT_FALSE(second->cached);
+  EXPECT_TRUE(client.complete(r)->cached);
+  EXPECT_EQ(server.count(), 2);
+
+  // An entry written before the caller's check existed is a miss when it fails it.
+  ChatReply old;
+  old.text = "unusable";
+  ASSERT_TRUE(cache->store(ResponseCache::key_of("openai", server.openai_base(), r), old));
+  auto third = client.complete(r);
+  ASSERT_TRUE(third);
+  EXPECT_FALSE(third->cached);
+  EXPECT_EQ(server.count(), 3);
+}
+
+TEST(ResponseCache, AnEntryHoldsTheReplyAndAHashOfTheRequestOnly) {
+  TempDir dir;
+  ResponseCache cache(dir.path(), {"sk-echoed-5150"});
+  ChatRequest r = request();
+  auto key = ResponseCache::key_of("openai", "http://alice:pw-5150@host:8000/v1?api_key=k-5150&v=1", r);
+  EXPECT_EQ(key["base_url"], "http://[redacted]@host:8000/v1?api_key=[redacted]&v=1");
+  ChatReply reply;
+  reply.text = "a server echoed Authorization: Bearer sk-echoed-5150";
+  ASSERT_TRUE(cache.store(key, reply));
+  auto entry = read_json_file(cache.path_of(key));
+  ASSERT_TRUE(entry);
+  std::vector<std::string> fields;
+  for (const auto& [name, value] : entry->items()) fields.push_back(name);
+  EXPECT_EQ(fields, (std::vector<std::string>{"key", "reply", "schema"}));
+  std::string text = entry->dump();
+  for (const char* absent : {"system prompt", "kernel source", "sk-echoed-5150", "pw-5150", "k-5150"})
+    EXPECT_EQ(text.find(absent), std::string::npos) << absent;
+  EXPECT_EQ(cache.load(key)->text, "a server echoed Authorization: Bearer [redacted]");
+}
+
 TEST(ResponseCache, DamagedEntryIsAMissAndIsRewritten) {
   FakeLlmServer server;
   TempDir dir;
