@@ -53,9 +53,12 @@ class OptimizeCommand : public Command {
     sub->add_option("--workers", workers_, "GPU workers (default: one per local GPU / per GPU of the SLURM allocation)")
         ->check(CLI::PositiveNumber);
     sub->add_option("--srun-arg", srun_args_, "Added to every srun of --executor slurm (repeatable), e.g. --partition=gpu");
-    sub->add_flag("--force", force_, "Search every kernel afresh: ignore the result cache and saved search states");
+    sub->add_flag("--force", force_,
+                  "Search every kernel afresh: ignore the result cache, saved search states and stored LLM replies "
+                  "(every request is sent; the caches are refreshed)");
     sub->add_option("--cache-dir", cache_dir_, "Result cache (default: $STARK_CACHE_DIR, else BUILD_DIR/.stark/cache)");
-    sub->add_flag("--no-cache", no_cache_, "Neither reuse nor store results (see stark cache --help)");
+    sub->add_flag("--no-cache", no_cache_,
+                  "Neither reuse nor store results or LLM replies (see stark cache --help)");
     sub->add_flag("--dry-run", dry_run_, "Print the prompts an LLM backend would get; send nothing");
     sub->add_option("--max-cost", max_cost_, "Stop searching once the LLM calls cost this many USD")
         ->check(CLI::NonNegativeNumber);
@@ -73,6 +76,10 @@ class OptimizeCommand : public Command {
         "\nA kernel searched before with the same key (its code and dependencies, flags, GPU, backend,\n"
         "budget, inputs) is not searched again: the cached winner is re-verified with one evaluation\n"
         "and reused ('cache: hit'). See stark cache --help.\n"
+        "\nLLM replies are kept in BUILD_DIR/.stark/llm-cache (the reply and a hash of the request, never\n"
+        "a key), so a re-run with the same prompts sends nothing; a reply the roles could not use is\n"
+        "not kept. --force sends every request again and replaces the stored replies; --no-cache\n"
+        "neither reads nor writes them.\n"
         "\nBackends: builtin (offline expert, no network), openai (OPENAI_API_KEY; any OpenAI-compatible\n"
         "--base-url), anthropic (ANTHROPIC_API_KEY), command (--command PROGRAM).\n"
         "\nExamples:\n"
@@ -148,7 +155,8 @@ class OptimizeCommand : public Command {
       team = make_builtin_team(manifest, *setup);
     } else {
       llm::ClientOptions co;
-      co.cache_dir = fs::path(manifest.build_dir) / ".stark" / "llm-cache";
+      if (!no_cache_) co.cache_dir = fs::path(manifest.build_dir) / ".stark" / "llm-cache";
+      co.cache_read = !force_;
       co.audit_dir = out / "audit";
       co.dry_run = dry_run_;
       co.dry_run_out = &std::cout;
@@ -182,7 +190,7 @@ class OptimizeCommand : public Command {
     if (!no_cache_ && !dry_run_) {  // a dry run evaluates nothing: nothing to reuse or store
       oo.cache.cache = &cache;
       oo.cache.read = !force_;
-      oo.cache.backend_detail = backend_ == "command" ? command_ : base_url_;
+      oo.cache.backend_detail = backend_ == "command" ? command_ : llm::redact_url(base_url_);
       oo.cache.stark_version = STARK_VERSION;
       oo.cache.input_shapes = [&](const Kernel& k) { return capture_shapes(store, k); };
     }

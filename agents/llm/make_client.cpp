@@ -105,7 +105,7 @@ Expected<ClientStack> make_chat_client(const std::string& backend, const std::st
   if (key) secrets.push_back(*key);
   if (!options.cache_dir.empty() && !options.dry_run) {
     stack.cache = std::make_shared<CachingClient>(
-        client, std::make_shared<const ResponseCache>(options.cache_dir, secrets), backend, shown_url);
+        client, std::make_shared<const ResponseCache>(options.cache_dir, secrets), backend, shown_url, options.cache_read);
     client = stack.cache;
   }
   if (!options.audit_dir.empty())

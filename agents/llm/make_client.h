@@ -22,6 +22,7 @@ namespace stark::llm {
 /// Settings of the stack.
 struct ClientOptions {
   std::filesystem::path cache_dir;  // empty: no response cache
+  bool cache_read = true;           // false: send every request, its reply replaces the entry (--force)
   std::filesystem::path audit_dir;  // empty: no audit log (stark optimize passes RESULT_DIR/audit)
   int concurrency = 4;              // requests (or command runs) in flight at most
   HttpTimeouts timeouts;

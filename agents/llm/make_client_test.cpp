@@ -203,6 +203,24 @@ TEST(MakeClient, AServerThatEchoesTheKeyLeavesItInNoFile) {
   }
 }
 
+TEST(MakeClient, WithoutCacheReadsEveryRequestIsSent) {
+  FakeLlmServer server;
+  TempDir dir;
+  auto o = options();
+  o.cache_dir = dir / "cache";
+  auto stack = make_chat_client("openai", "m", server.openai_base(), "", o);
+  ASSERT_TRUE(stack);
+  ASSERT_TRUE(stack->client->complete(request("m")));
+  EXPECT_TRUE(stack->client->complete(request("m"))->cached);
+  o.cache_read = false;  // stark optimize --force
+  auto forced = make_chat_client("openai", "m", server.openai_base(), "", o);
+  ASSERT_TRUE(forced);
+  auto reply = forced->client->complete(request("m"));
+  ASSERT_TRUE(reply);
+  EXPECT_FALSE(reply->cached);
+  EXPECT_EQ(server.count(), 2);
+}
+
 TEST(MakeClient, CredentialHeadersAndUrlsAreRedacted) {
   for (const char* name : {"Authorization", "x-api-key", "api-key", "X-Goog-Api-Key", "Proxy-Authorization", "Cookie",
                            "X-Auth-Token", "OpenAI-Session"})

@@ -73,8 +73,12 @@ Expected<void> ResponseCache::store(const json& key, const ChatReply& reply) con
 }
 
 CachingClient::CachingClient(std::shared_ptr<ChatClient> inner, std::shared_ptr<const ResponseCache> cache,
-                             std::string provider, std::string base_url)
-    : inner_(std::move(inner)), cache_(std::move(cache)), provider_(std::move(provider)), base_url_(std::move(base_url)) {}
+                             std::string provider, std::string base_url, bool read)
+    : inner_(std::move(inner)),
+      cache_(std::move(cache)),
+      provider_(std::move(provider)),
+      base_url_(std::move(base_url)),
+      read_(read) {}
 
 std::optional<std::string> CachingClient::store_problem() const {
   std::lock_guard lock(mutex_);
@@ -84,7 +88,8 @@ std::optional<std::string> CachingClient::store_problem() const {
 Expected<ChatReply> CachingClient::complete(const ChatRequest& request) {
   json key = ResponseCache::key_of(provider_, base_url_, request);
   auto usable = [&](const ChatReply& r) { return !request.usable || request.usable(r); };
-  if (auto hit = cache_->load(key); hit && usable(*hit)) return std::move(*hit);
+  if (read_)
+    if (auto hit = cache_->load(key); hit && usable(*hit)) return std::move(*hit);
   auto reply = inner_->complete(request);
   if (!reply || !usable(*reply)) return reply;  // asked again next time
   if (auto ok = cache_->store(key, *reply); !ok) {  // the paid reply is still good: keep it, report the problem

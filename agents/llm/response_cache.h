@@ -51,14 +51,15 @@ class ResponseCache {
 
 /// Serves a request from the cache when it can, else asks the inner client
 /// and stores its reply. Errors are never cached, nor are replies the
-/// request's `usable` rejects (a stored one it rejects is a miss). A reply
-/// that could not be stored is still
+/// request's `usable` rejects (a stored one it rejects is a miss). With
+/// `read` false every request is sent and its reply replaces the entry
+/// (stark optimize --force). A reply that could not be stored is still
 /// returned (it was paid for); store_problem() says why. Thread-safe when the
 /// inner client is.
 class CachingClient final : public ChatClient {
  public:
   CachingClient(std::shared_ptr<ChatClient> inner, std::shared_ptr<const ResponseCache> cache, std::string provider,
-                std::string base_url);
+                std::string base_url, bool read = true);
   Expected<ChatReply> complete(const ChatRequest& request) override;
 
   /// The first failure to write an entry, if any (the caller warns once).
@@ -70,6 +71,7 @@ class CachingClient final : public ChatClient {
   std::shared_ptr<ChatClient> inner_;
   std::shared_ptr<const ResponseCache> cache_;
   std::string provider_, base_url_;
+  bool read_ = true;
 };
 
 }  // namespace stark::llm

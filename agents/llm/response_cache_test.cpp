@@ -138,6 +138,26 @@ TEST(ResponseCache, AReplyTheCallerCannotUseIsNotKept) {
   EXPECT_EQ(server.count(), 3);
 }
 
+TEST(ResponseCache, WithoutReadingEveryRequestIsSentAndRefreshesItsEntry) {
+  FakeLlmServer server;
+  server.script({200, kJson, testing::openai_completion("first")});
+  server.script({200, kJson, testing::openai_completion("second")});
+  TempDir dir;
+  auto cache = std::make_shared<const ResponseCache>(dir.path());
+  CachingClient fresh(openai(server), cache, "openai", server.openai_base(), /*read=*/false);
+  EXPECT_EQ(fresh.complete(request())->text, "first");
+  auto again = fresh.complete(request());
+  ASSERT_TRUE(again);
+  EXPECT_FALSE(again->cached);
+  EXPECT_EQ(again->text, "second");
+  EXPECT_EQ(server.count(), 2);
+  CachingClient reading(openai(server), cache, "openai", server.openai_base());
+  auto hit = reading.complete(request());
+  ASSERT_TRUE(hit);
+  EXPECT_TRUE(hit->cached);
+  EXPECT_EQ(hit->text, "second");
+}
+
 TEST(ResponseCache, AnEntryHoldsTheReplyAndAHashOfTheRequestOnly) {
   TempDir dir;
   ResponseCache cache(dir.path(), {"sk-echoed-5150"});

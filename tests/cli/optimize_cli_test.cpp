@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -63,19 +64,40 @@ TEST(OptimizeCli, BuiltinExpertWithoutAGpu) {
   EXPECT_GE(compiled, 16) << "most built-in candidates should compile";
 }
 
-/// An OpenAI-compatible server playing the three roles for saxpy, with faults.
-class ModelServer {
+/// A chat.completion body.
+std::string completion(const std::string& text, const std::string& finish = "stop") {
+  return nlohmann::json{{"id", "x"},
+                        {"object", "chat.completion"},
+                        {"model", "test-model"},
+                        {"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", text}}}, {"finish_reason", finish}}}},
+                        {"usage", {{"prompt_tokens", 100}, {"completion_tokens", 50}, {"total_tokens", 150}}}}
+      .dump();
+}
+
+/// An OpenAI-compatible endpoint on 127.0.0.1 whose handler plays the model.
+class Endpoint {
  public:
-  ModelServer() {
-    server_.Post("/v1/chat/completions", [this](const httplib::Request& req, httplib::Response& res) { answer(req, res); });
+  explicit Endpoint(std::function<void(const httplib::Request&, httplib::Response&)> answer) {
+    server_.Post("/v1/chat/completions", std::move(answer));
     port_ = server_.bind_to_any_port("127.0.0.1");
     thread_ = std::thread([this] { server_.listen_after_bind(); });
   }
-  ~ModelServer() {
+  ~Endpoint() {
     server_.stop();
     thread_.join();
   }
   std::string base() const { return "http://127.0.0.1:" + std::to_string(port_) + "/v1"; }
+
+ private:
+  httplib::Server server_;
+  std::thread thread_;
+  int port_ = 0;
+};
+
+/// An OpenAI-compatible server playing the three roles for saxpy, with faults.
+class ModelServer {
+ public:
+  std::string base() const { return endpoint_.base(); }
   std::vector<std::string> debug_prompts() {
     std::lock_guard lock(mutex_);
     return debug_prompts_;
@@ -83,15 +105,6 @@ class ModelServer {
   int requests() const { return requests_; }
 
  private:
-  static std::string completion(const std::string& text, const std::string& finish = "stop") {
-    return nlohmann::json{{"id", "x"},
-                          {"object", "chat.completion"},
-                          {"model", "test-model"},
-                          {"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", text}}}, {"finish_reason", finish}}}},
-                          {"usage", {{"prompt_tokens", 100}, {"completion_tokens", 50}, {"total_tokens", 150}}}}
-        .dump();
-  }
-
   void answer(const httplib::Request& req, httplib::Response& res) {
     int n = ++requests_;
     EXPECT_EQ(req.get_header_value("Authorization"), "Bearer sk-test-SECRET-123");
@@ -145,12 +158,10 @@ class ModelServer {
     res.set_content(completion(text), "application/json");
   }
 
-  httplib::Server server_;
-  std::thread thread_;
-  int port_ = 0;
   std::atomic<int> requests_{0}, plans_{0}, codes_{0};
   std::mutex mutex_;
   std::vector<std::string> debug_prompts_;
+  Endpoint endpoint_{[this](const httplib::Request& req, httplib::Response& res) { answer(req, res); }};  // last: stops first
 };
 
 bool any_file_contains(const fs::path& dir, const std::string& needle) {
@@ -203,6 +214,45 @@ TEST(OptimizeCli, LlmTeamAgainstALocalServer) {
   EXPECT_TRUE(fs::exists(out / "audit"));
   EXPECT_FALSE(any_file_contains(out, "sk-test-SECRET-123")) << "the API key leaked into the result directory";
   EXPECT_FALSE(any_file_contains(fs::path(kBuild) / ".stark", "sk-test-SECRET-123")) << "the key leaked into the cache";
+}
+
+/// A model that always answers the same (a plan in words, a kernel) and
+/// counts the requests it gets.
+class CountingModel {
+ public:
+  std::string base() const { return endpoint_.base(); }
+  int requests() const { return requests_; }
+
+ private:
+  std::atomic<int> requests_{0};
+  Endpoint endpoint_{[this](const httplib::Request& req, httplib::Response& res) {
+    ++requests_;
+    bool plan = req.body.find("You are the PLAN role") != std::string::npos;
+    res.set_content(completion(plan ? "STRATEGY: grid-stride loop"
+                                    : "```cuda\n__global__ void saxpy_kernel(int n, float a, const float* x, float* y) {\n"
+                                      "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
+                                      "    y[i] = a * x[i] + y[i];\n}\n```"),
+                    "application/json");
+  }};
+};
+
+// The LLM response cache answers a re-run with the same prompts; --force and
+// --no-cache must reach the model again (the requests are counted at the server).
+TEST(OptimizeCli, ForceAndNoCacheSendTheRequestsAgain) {
+  CountingModel model;
+  auto run = [&](const std::string& flag) {
+    auto r = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "openai", "--base-url",
+                    model.base(), "--model", "counting-model", "--budget", "2", "--parallel", "1", "--seed", "9", flag,
+                    "--out", scratch("force").string()});
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return model.requests();
+  };
+  int first = run("--force");
+  ASSERT_GT(first, 0);
+  int second = run("--force");
+  EXPECT_GT(second, first) << "--force was answered from the response cache";
+  int third = run("--no-cache");
+  EXPECT_GT(third, second) << "--no-cache was answered from the response cache";
 }
 
 TEST(OptimizeCli, DryRunSendsNothing) {
