@@ -444,37 +444,10 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
     req.other_sizes = !other_sizes_off_.count(kernel.id);
   }
 
-  EvaluateReply reply;
-  for (;;) {
-    nlohmann::json request = req;
-    request["op"] = "evaluate";
-    std::optional<Shipment> shipment;
-    if (pool_->executor().ships()) {
-      auto s = make_shipment(req);
-      if (!s) return verdict_error(s.error().message);
-      shipment = std::move(*s);
-    }
-    auto outcome = pool_->submit(request, shipment ? &*shipment : nullptr);
-    using Kind = WorkerProcess::Outcome::Kind;
-    if (outcome.kind == Kind::NotStarted) return verdict_error(outcome.detail);
-    if (outcome.kind == Kind::Crashed || outcome.kind == Kind::TimedOut)
-      return reject(check::kNoCrash, outcome.kind == Kind::TimedOut ? "hang: " + outcome.detail : outcome.detail);
-    try {
-      reply = outcome.reply.get<EvaluateReply>();
-    } catch (const std::exception& ex) {
-      return verdict_error(fmt::format("the worker's reply is malformed: {}", ex.what()));
-    }
-    // The original itself failed at a derived size: that is no verdict on
-    // the candidate. Ask again without other sizes, for this kernel from now on.
-    if (reply.status == ReplyStatus::Error && reply.other_sizes_faulted && req.other_sizes) {
-      std::lock_guard lock(mutex_);
-      other_sizes_off_.insert(kernel.id);
-      req.other_sizes = false;
-      req.id = ++requests_;
-      continue;
-    }
-    break;
-  }
+  GpuJudgement judged = judge_on_workers(req);
+  if (!judged.setup_error.empty()) return verdict_error(judged.setup_error);
+  if (!judged.lost.empty()) return reject(check::kNoCrash, judged.lost);
+  EvaluateReply& reply = judged.reply;
   phase_end("judge");
   if (reply.status == ReplyStatus::Error) return verdict_error(reply.detail);
   checks.insert(checks.end(), reply.checks.begin(), reply.checks.end());

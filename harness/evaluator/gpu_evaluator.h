@@ -92,6 +92,16 @@ class GpuEvaluator final : public Evaluator {
 
  private:
   Evaluation evaluate_impl(const Kernel& kernel, const Variant& variant);
+  /// What the workers said of a request (worker_judge.cpp).
+  struct GpuJudgement {
+    EvaluateReply reply;
+    std::string lost;         // non-empty: the worker crashed or hung (the candidate's verdict)
+    std::string setup_error;  // non-empty: nothing could be asked (no verdict)
+  };
+  /// Sends `req` to a worker and reads its reply; asks again without other
+  /// sizes when the original itself failed there (no verdict on the
+  /// candidate), and keeps them off for that kernel.
+  GpuJudgement judge_on_workers(EvaluateRequest& req);
   /// memcheck and racecheck of the request's variant, run at once on the
   /// smallest of the captures (remembered passes reused): sanitize_gate.cpp.
   /// `index`: the store's, for the captures' sizes (null: the first capture).
