@@ -9,6 +9,12 @@ namespace stark {
 
 namespace {
 
+// Limits for text that may come from a model, a cache entry or a result:
+// the parser and the evaluator recurse, so depth is bounded, and length
+// bounds the work (an override is a line, never a page).
+constexpr size_t kMaxLength = 4096;
+constexpr int kMaxDepth = 256;
+
 using NodePtr = std::shared_ptr<const LaunchExpr::Node>;
 using Kind = LaunchExpr::Node::Kind;
 
@@ -18,6 +24,8 @@ class Parser {
   explicit Parser(std::string_view text) : s_(text) {}
 
   Expected<NodePtr> parse_all() {
+    if (s_.size() > kMaxLength)
+      return Error{fmt::format("launch expression of {} characters is longer than the limit ({})", s_.size(), kMaxLength)};
     auto e = expr();
     if (!e) return e;
     skip_space();
@@ -27,8 +35,12 @@ class Parser {
 
  private:
   Error fail(std::string what) const {
-    return Error{fmt::format("in launch expression '{}' at column {}: {}", s_, pos_ + 1, what)};
+    constexpr size_t kShown = 80;  // hostile text can be long: quote its start only
+    std::string shown(s_.substr(0, kShown));
+    if (s_.size() > kShown) shown += "...";
+    return Error{fmt::format("in launch expression '{}' at column {}: {}", shown, pos_ + 1, what)};
   }
+  Error too_deep() const { return fail(fmt::format("nested deeper than {} levels", kMaxDepth)); }
   void skip_space() {
     while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
   }
@@ -40,6 +52,19 @@ class Parser {
     }
     return false;
   }
+
+  /// Counts one level of nesting while alive: parentheses, calls and
+  /// unary operators each take one.
+  class Nesting {
+   public:
+    explicit Nesting(int& depth) : depth_(depth) { ++depth_; }
+    ~Nesting() { --depth_; }
+    Nesting(const Nesting&) = delete;
+    Nesting& operator=(const Nesting&) = delete;
+
+   private:
+    int& depth_;
+  };
 
   Expected<NodePtr> expr() {
     auto lhs = term();
@@ -68,22 +93,25 @@ class Parser {
   }
 
   Expected<NodePtr> unary() {
-    if (eat('-')) {
-      auto operand = unary();
-      if (!operand) return operand;
-      auto n = std::make_shared<LaunchExpr::Node>();
-      n->kind = Kind::Negate;
-      n->kids.push_back(*operand);
-      return NodePtr(n);
-    }
-    if (eat('+')) return unary();
-    return primary();
+    skip_space();
+    if (pos_ >= s_.size() || (s_[pos_] != '-' && s_[pos_] != '+')) return primary();
+    char sign = s_[pos_++];
+    Nesting level(depth_);
+    if (depth_ > kMaxDepth) return too_deep();
+    auto operand = unary();
+    if (!operand || sign == '+') return operand;
+    auto n = std::make_shared<LaunchExpr::Node>();
+    n->kind = Kind::Negate;
+    n->kids.push_back(*operand);
+    return NodePtr(n);
   }
 
   Expected<NodePtr> primary() {
     skip_space();
     if (pos_ >= s_.size()) return fail("expression ends too early");
     if (eat('(')) {
+      Nesting level(depth_);
+      if (depth_ > kMaxDepth) return too_deep();
       auto inner = expr();
       if (!inner) return inner;
       if (!eat(')')) return fail("expected ')'");
@@ -136,6 +164,8 @@ class Parser {
       if (id != "min" && id != "max" && id != "ceil_div")
         return fail(fmt::format("unknown function '{}' (allowed: min, max, ceil_div)", id));
       ++pos_;
+      Nesting level(depth_);
+      if (depth_ > kMaxDepth) return too_deep();
       auto n = std::make_shared<LaunchExpr::Node>();
       n->kind = Kind::Call;
       n->name = id;
@@ -171,11 +201,31 @@ class Parser {
 
   std::string_view s_;
   size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 void collect_names(const LaunchExpr::Node& n, std::set<std::string>& out) {
   if (n.kind == Kind::Name) out.insert(n.name);
   for (const auto& k : n.kids) collect_names(*k, out);
+}
+
+Error overflow() { return Error{"overflow in launch expression"}; }
+
+/// x / y, x % y and ceil_div(x, y), with every case C++ leaves undefined (or
+/// traps on: INT64_MIN / -1) as an error.
+Expected<int64_t> divide(char op, int64_t x, int64_t y) {
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  if (op == 'c') {
+    if (y <= 0) return Error{"ceil_div() by a non-positive value in launch expression"};
+    if (x < 0) return x / y;  // rounds toward zero, which is up for negatives
+    return x / y + (x % y != 0 ? 1 : 0);
+  }
+  if (y == 0) return Error{"division by zero in launch expression"};
+  if (x == kMin && y == -1) {
+    if (op == '%') return int64_t{0};
+    return overflow();
+  }
+  return op == '/' ? x / y : x % y;
 }
 
 Expected<int64_t> eval(const LaunchExpr::Node& n, const LaunchExpr::Lookup& lookup) {
@@ -189,10 +239,13 @@ Expected<int64_t> eval(const LaunchExpr::Node& n, const LaunchExpr::Lookup& look
     case Kind::Negate: {
       auto v = eval(*n.kids[0], lookup);
       if (!v) return v;
-      return -*v;
+      int64_t r = 0;
+      if (__builtin_sub_overflow(int64_t{0}, *v, &r)) return overflow();
+      return r;
     }
     default: break;
   }
+  if (n.kids.size() != 2) return Error{"malformed launch expression"};
   auto a = eval(*n.kids[0], lookup);
   if (!a) return a;
   auto b = eval(*n.kids[1], lookup);
@@ -201,25 +254,20 @@ Expected<int64_t> eval(const LaunchExpr::Node& n, const LaunchExpr::Lookup& look
   if (n.kind == Kind::Call) {
     if (n.name == "min") return std::min(x, y);
     if (n.name == "max") return std::max(x, y);
-    if (y <= 0) return Error{"ceil_div() by a non-positive value in launch expression"};
-    return x >= 0 ? (x + y - 1) / y : x / y;
+    return divide('c', x, y);
   }
   switch (n.op) {
     case '+':
-      if (__builtin_add_overflow(x, y, &r)) return Error{"overflow in launch expression"};
+      if (__builtin_add_overflow(x, y, &r)) return overflow();
       return r;
     case '-':
-      if (__builtin_sub_overflow(x, y, &r)) return Error{"overflow in launch expression"};
+      if (__builtin_sub_overflow(x, y, &r)) return overflow();
       return r;
     case '*':
-      if (__builtin_mul_overflow(x, y, &r)) return Error{"overflow in launch expression"};
+      if (__builtin_mul_overflow(x, y, &r)) return overflow();
       return r;
     case '/':
-      if (y == 0) return Error{"division by zero in launch expression"};
-      return x / y;
-    case '%':
-      if (y == 0) return Error{"division by zero in launch expression"};
-      return x % y;
+    case '%': return divide(n.op, x, y);
   }
   return Error{"bad operator in launch expression"};
 }

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <map>
 
 namespace stark {
@@ -51,6 +52,55 @@ TEST(LaunchExpr, Errors) {
   auto big = LaunchExpr::parse("4611686018427387904 * 4");
   ASSERT_TRUE(big);
   EXPECT_FALSE(big->evaluate([](std::string_view) { return std::optional<int64_t>(); }));
+}
+
+Expected<int64_t> try_eval(const std::string& text) {
+  auto e = LaunchExpr::parse(text);
+  if (!e) return e.error();
+  return e->evaluate([](std::string_view name) -> std::optional<int64_t> {
+    if (name == "min64") return std::numeric_limits<int64_t>::min();
+    if (name == "max64") return std::numeric_limits<int64_t>::max();
+    return std::nullopt;
+  });
+}
+
+// Each of these trapped (SIGFPE) or was undefined before: a hostile override
+// or annotation must give an error, never a crash.
+TEST(LaunchExpr, EveryUndefinedCaseIsAnError) {
+  for (const char* text : {"min64 / -1", "(-9223372036854775807 - 1) / -1", "-min64", "- - -min64",
+                           "max64 + 1", "min64 - 1", "max64 * 2", "ceil_div(max64, 1) * 2", "1 % 0", "1 / (2 - 2)",
+                           "ceil_div(1, 0)", "ceil_div(1, -1)"}) {
+    auto v = try_eval(text);
+    EXPECT_FALSE(v) << text << " = " << *v;
+  }
+  EXPECT_EQ(*try_eval("min64 % -1"), 0);
+  EXPECT_EQ(*try_eval("ceil_div(max64, 2)"), std::numeric_limits<int64_t>::max() / 2 + 1);
+  EXPECT_EQ(*try_eval("ceil_div(-5, 2)"), -2);
+  EXPECT_EQ(*try_eval("- -max64"), std::numeric_limits<int64_t>::max());
+}
+
+// 20,000 nested parentheses overflowed the parser's stack (and so lost a
+// whole scan); long and deep texts are errors that quote only their start.
+TEST(LaunchExpr, DepthAndLengthAreLimited) {
+  std::string deep = std::string(200, '(') + "1" + std::string(200, ')');
+  ASSERT_TRUE(LaunchExpr::parse(deep)) << "200 levels are allowed";
+  for (std::string text : {std::string(20000, '(') + "1" + std::string(20000, ')'),
+                           std::string(300, '(') + "1" + std::string(300, ')'), std::string(300, '-') + "1",
+                           [] {
+                             std::string s = "1";
+                             for (int i = 0; i < 300; ++i) s = "min(" + s + ", 2)";
+                             return s;
+                           }(),
+                           std::string(5000, '1')}) {
+    auto e = LaunchExpr::parse(text);
+    ASSERT_FALSE(e) << text.size();
+    EXPECT_LT(e.error().message.size(), 200u) << e.error().message;
+  }
+  EXPECT_NE(LaunchExpr::parse(std::string(300, '(') + "1").error().message.find("nested deeper than 256 levels"),
+            std::string::npos);
+  std::string chain = "1";  // long but flat: within the length limit, fine
+  for (int i = 0; i < 1000; ++i) chain += "+1";
+  EXPECT_EQ(*try_eval(chain), 1001);
 }
 
 }  // namespace

@@ -218,7 +218,7 @@ bool Manifest::has_errors() const {
 Expected<Manifest> load_manifest(const std::string& path) {
   auto j = read_json_file(path);
   if (!j) return j.error();
-  if (!j->is_object() || j->value("schema", "") != kManifestSchema)
+  if (!j->is_object() || !j->contains("schema") || (*j)["schema"] != kManifestSchema)  // any type: compared, never converted
     return Error{fmt::format("'{}' is not a STARK manifest (expected \"schema\": \"{}\")", path, kManifestSchema)};
   try {
     return j->get<Manifest>();

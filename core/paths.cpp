@@ -1,5 +1,7 @@
 #include "core/paths.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace stark {
@@ -31,6 +33,26 @@ std::string display_path(const fs::path& p, const fs::path& root) {
   if (!root.empty() && is_within(abs, absolute_normal(root)))
     return abs.lexically_relative(absolute_normal(root)).generic_string();
   return abs.generic_string();
+}
+
+Expected<fs::path> confine_path(const fs::path& root, std::string_view relative) {
+  if (relative.empty()) return Error{"'' is not a path"};
+  if (relative.find('\0') != std::string_view::npos)
+    return Error{fmt::format("'{}\\0...' holds a NUL byte", relative.substr(0, relative.find('\0')))};
+  const fs::path rel = fs::path(relative).lexically_normal();
+  if (rel.has_root_path())
+    return Error{fmt::format("'{}' is absolute; paths must be relative to the source root", relative)};
+  if (rel.empty() || rel == "." || *rel.begin() == "..")
+    return Error{fmt::format("'{}' is not a path inside the source root", relative)};
+  std::error_code ec;
+  const fs::path real_root = fs::weakly_canonical(absolute_normal(root), ec);
+  if (ec) return Error{fmt::format("cannot resolve the source root {}: {}", root.string(), ec.message())};
+  const fs::path real = fs::weakly_canonical(real_root / rel, ec);
+  if (ec) return Error{fmt::format("cannot resolve '{}': {}", relative, ec.message())};
+  if (!is_within(real, real_root) || real == real_root)
+    return Error{fmt::format("'{}' leads outside the source root {} through a symbolic link", relative,
+                             real_root.string())};
+  return real;
 }
 
 fs::path common_ancestor(const std::vector<fs::path>& paths) {

@@ -6,7 +6,10 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "core/expected.h"
 
 namespace stark {
 
@@ -18,6 +21,13 @@ bool is_within(const std::filesystem::path& p, const std::filesystem::path& root
 
 /// p relative to root in generic form when inside it, else p's absolute form.
 std::string display_path(const std::filesystem::path& p, const std::filesystem::path& root);
+
+/// Where `relative`, a path named by a file STARK did not write (a result, a
+/// manifest, a cache entry), lies inside `root`, with symbolic links resolved:
+/// what reading or writing it reaches. An Error for an empty or absolute path,
+/// one that climbs out with "..", or one whose links lead outside the root;
+/// its message starts with the path quoted, for "the manifest's path ...".
+Expected<std::filesystem::path> confine_path(const std::filesystem::path& root, std::string_view relative);
 
 /// The deepest folder containing every path (files count by their folder).
 std::filesystem::path common_ancestor(const std::vector<std::filesystem::path>& paths);

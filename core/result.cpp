@@ -155,7 +155,7 @@ Expected<Result> load_result(const std::string& dir) {
   auto path = std::filesystem::path(dir) / "result.json";
   auto j = read_json_file(path);
   if (!j) return j.error();
-  if (!j->is_object() || j->value("schema", "") != kResultSchema)
+  if (!j->is_object() || !j->contains("schema") || (*j)["schema"] != kResultSchema)  // any type: compared, never converted
     return Error{fmt::format("'{}' is not a STARK result (expected \"schema\": \"{}\")", path.string(), kResultSchema)};
   try {
     return j->get<Result>();
