@@ -34,9 +34,10 @@ Expected<CacheEntry> parse_entry(std::string_view text, const std::string& expec
   CacheEntry e;
   try {
     json j = json::parse(text);
-    if (j.value("schema", "") != std::string(kCacheEntrySchema)) return Error{"not a stark.cache-entry/1 file"};
+    if (!j.is_object() || !j.contains("schema") || j["schema"] != kCacheEntrySchema)
+      return Error{"not a stark.cache-entry/1 file"};
     e = j.get<CacheEntry>();
-  } catch (const json::exception& ex) {
+  } catch (const std::exception& ex) {  // json's errors and the contract checks' (unknown status, empty source)
     return Error{fmt::format("not a valid entry: {}", ex.what())};
   }
   if (e.key != expected_key) return Error{fmt::format("filed under {} but made for {}", expected_key, e.key)};

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/fuzz_input.h"
+
 namespace stark {
 namespace {
 
@@ -103,6 +105,28 @@ TEST(CacheEntry, OnlyFinishedSearchesAreReusable) {
   EXPECT_TRUE(reusable(r));
   r.status = KernelStatus::Untimed;
   EXPECT_FALSE(reusable(r));
+}
+
+// A shared cache is writable by others: an entry whose "status" was not a
+// known word, or whose variant had an empty source, threw past the parser
+// (std::invalid_argument) and ended `stark optimize`.
+TEST(CacheEntry, AnyEntryFileIsAnEntryOrAnErrorNeverACrash) {
+  const nlohmann::json clean = improved_entry();
+  const std::string key = improved_entry().key;
+  ASSERT_TRUE(parse_entry(clean.dump(), key));
+  auto bad_status = clean;
+  bad_status["result"]["status"] = "pwned";
+  EXPECT_FALSE(parse_entry(bad_status.dump(), key));
+  auto empty_source = clean;
+  empty_source["result"]["best"]["source"] = "";
+  EXPECT_FALSE(parse_entry(empty_source.dump(), key));
+  int parsed = 0;
+  for (uint64_t seed = 0; seed < 3000; ++seed) {
+    testing::FuzzInput in(seed);
+    std::string text = in.percent(75) ? in.mutate_json(clean).dump() : in.mutate_text(clean.dump());
+    parsed += parse_entry(text, key).ok();
+  }
+  EXPECT_GT(parsed, 0);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <optional>
 #include <fstream>
 #include <sstream>
 
@@ -28,8 +29,54 @@ const char* event_name(CacheEvent e) {
   return "?";
 }
 
-bool is_entry_file(const fs::path& p) {
-  return p.extension() == ".json" && p.filename().string().find(".tmp.") == std::string::npos;
+/// A file of the cache's own: "<14 hex>.json" (an entry) or a writer's
+/// temporary "<14 hex>.json.tmp.<pid>.<address>", in "entries/<2 hex>/".
+enum class OwnFile { Entry, Temp };
+
+std::optional<OwnFile> own_file_kind(const std::string& name) {
+  auto hex = [](std::string_view s) {
+    return !s.empty() && s.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+  };
+  if (name.size() < 19 || !hex(std::string_view(name).substr(0, 14))) return std::nullopt;
+  std::string_view rest = std::string_view(name).substr(14);
+  if (rest == ".json") return OwnFile::Entry;
+  if (rest.substr(0, 10) == ".json.tmp." && rest.size() > 10 &&
+      rest.substr(10).find_first_not_of("0123456789abcdefx.") == std::string_view::npos)
+    return OwnFile::Temp;
+  return std::nullopt;
+}
+
+struct OwnEntry {
+  fs::path path;
+  OwnFile kind;
+};
+
+/// The cache's own files under DIR/entries, without following a single
+/// link: a shared cache folder is writable by others, and a link in it must
+/// never lead `clean` to another folder's files. Anything else is left alone.
+Expected<std::vector<OwnEntry>> own_files(const fs::path& entries) {
+  std::error_code ec;
+  auto top = fs::symlink_status(entries, ec);
+  if (fs::is_symlink(top))
+    return Error{fmt::format("{} is a symbolic link; STARK never follows links in its cache (remove the link, or "
+                             "name the real folder with --cache-dir)",
+                             entries.string())};
+  std::vector<OwnEntry> out;
+  if (!fs::is_directory(top)) return out;
+  for (const auto& shard : fs::directory_iterator(entries, ec)) {
+    std::string name = shard.path().filename().string();
+    if (!fs::is_directory(shard.symlink_status(ec)) || name.size() != 2 ||
+        name.find_first_not_of("0123456789abcdef") != std::string::npos)
+      continue;
+    std::error_code inner;
+    for (const auto& file : fs::directory_iterator(shard.path(), inner)) {
+      auto kind = own_file_kind(file.path().filename().string());
+      if (kind && fs::is_regular_file(file.symlink_status(inner))) out.push_back({file.path(), *kind});
+    }
+    if (inner) return Error{fmt::format("cannot list '{}': {}", shard.path().string(), inner.message())};
+  }
+  if (ec) return Error{fmt::format("cannot list '{}': {}", entries.string(), ec.message())};
+  return out;
 }
 
 // A crashed writer leaves its temp file; one this old is nobody's any more.
@@ -96,7 +143,7 @@ void ResultCache::note(CacheEvent event, const std::string& kernel) const {
   // One write(2) of a short line with O_APPEND: concurrent writers' lines
   // never interleave, so counts stay exact without a lock.
   std::string line = fmt::format("{} {} {}\n", utc_timestamp(), event_name(event), kernel.substr(0, 400));
-  int fd = ::open((dir_ / "events.log").c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  int fd = ::open((dir_ / "events.log").c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0) return;
   ssize_t written = ::write(fd, line.data(), line.size());
   (void)written;
@@ -106,25 +153,23 @@ void ResultCache::note(CacheEvent event, const std::string& kernel) const {
 Expected<CacheStats> ResultCache::stats() const {
   CacheStats s;
   s.dir = dir_.string();
-  std::error_code ec;
-  if (fs::is_directory(dir_ / "entries", ec)) {
-    for (auto it = fs::recursive_directory_iterator(dir_ / "entries", ec); !ec && it != fs::recursive_directory_iterator();
-         it.increment(ec)) {
-      if (!it->is_regular_file(ec) || !is_entry_file(it->path())) continue;
-      auto text = read_file(it->path());
-      auto j = text ? json::parse(*text, nullptr, /*allow_exceptions=*/false) : json();
-      if (j.is_discarded() || !j.is_object() || !j.contains("result") || !j["result"].is_object()) {
-        ++s.unreadable;
-        continue;
-      }
-      ++s.entries;
-      s.bytes += static_cast<int64_t>(text->size());
-      ++s.by_status[j["result"].value("status", "?")];
-      std::string created = j.value("created", "");
-      if (!created.empty() && (s.oldest.empty() || created < s.oldest)) s.oldest = created;
-      if (created > s.newest) s.newest = created;
+  auto files = own_files(dir_ / "entries");
+  if (!files) return files.error();
+  for (const auto& f : *files) {
+    if (f.kind != OwnFile::Entry) continue;
+    auto text = read_file(f.path);
+    auto j = text ? json::parse(*text, nullptr, /*allow_exceptions=*/false) : json();
+    if (j.is_discarded() || !j.is_object() || !j.contains("result") || !j["result"].is_object()) {
+      ++s.unreadable;
+      continue;
     }
-    if (ec) return Error{fmt::format("cannot list '{}': {}", (dir_ / "entries").string(), ec.message())};
+    ++s.entries;
+    s.bytes += static_cast<int64_t>(text->size());
+    const auto& status = j["result"].contains("status") ? j["result"]["status"] : json();
+    ++s.by_status[status.is_string() ? status.get<std::string>() : "?"];
+    std::string created = j.contains("created") && j["created"].is_string() ? j["created"].get<std::string>() : "";
+    if (!created.empty() && (s.oldest.empty() || created < s.oldest)) s.oldest = created;
+    if (created > s.newest) s.newest = created;
   }
   std::ifstream log(dir_ / "events.log");
   for (std::string line; std::getline(log, line);) {
@@ -141,33 +186,28 @@ Expected<CacheStats> ResultCache::stats() const {
 
 Expected<CleanReport> ResultCache::clean(const CleanOptions& options) const {
   CleanReport r;
+  auto files = own_files(dir_ / "entries");
+  if (!files) return files.error();
   std::error_code ec;
   auto now = fs::file_time_type::clock::now();
-  if (fs::is_directory(dir_ / "entries", ec)) {
-    std::vector<fs::path> files;
-    for (auto it = fs::recursive_directory_iterator(dir_ / "entries", ec); !ec && it != fs::recursive_directory_iterator();
-         it.increment(ec))
-      if (it->is_regular_file(ec)) files.push_back(it->path());
-    if (ec) return Error{fmt::format("cannot list '{}': {}", (dir_ / "entries").string(), ec.message())};
-    for (const auto& f : files) {
-      auto age = now - fs::last_write_time(f, ec);
-      if (ec) continue;  // removed by another cleaner meanwhile
-      bool entry = is_entry_file(f);
-      bool old = options.older_than ? age > *options.older_than : true;
-      // Another process may be writing a temp file right now: only stale ones go.
-      if (!entry) old = age > kStaleTemp;
-      if (!old) {
-        r.kept += entry;
-        continue;
-      }
-      auto size = fs::file_size(f, ec);
-      if (fs::remove(f, ec) && entry) {
-        ++r.removed;
-        r.bytes_freed += static_cast<int64_t>(size);
-      }
+  for (const auto& f : *files) {
+    auto age = now - fs::last_write_time(f.path, ec);
+    if (ec) continue;  // removed by another cleaner meanwhile
+    bool entry = f.kind == OwnFile::Entry;
+    bool old = options.older_than ? age > *options.older_than : true;
+    // Another process may be writing a temp file right now: only stale ones go.
+    if (!entry) old = age > kStaleTemp;
+    if (!old) {
+      r.kept += entry;
+      continue;
+    }
+    auto size = fs::file_size(f.path, ec);
+    if (fs::remove(f.path, ec) && entry) {
+      ++r.removed;
+      r.bytes_freed += static_cast<int64_t>(size);
     }
   }
-  if (!options.older_than) fs::remove(dir_ / "events.log", ec);
+  if (!options.older_than) fs::remove(dir_ / "events.log", ec);  // a link is removed, never what it names
   return r;
 }
 

@@ -78,7 +78,8 @@ TEST(ResultCache, StatsCountEntriesAndEvents) {
   ASSERT_TRUE(cache.store(entry("a", KernelStatus::Improved)));
   ASSERT_TRUE(cache.store(entry("b")));
   ASSERT_TRUE(cache.store(entry("c")));
-  ASSERT_TRUE(write_file_atomic(cache.dir() / "entries/00/garbage.json", "nope"));
+  ASSERT_TRUE(write_file_atomic(cache.dir() / "entries/00/00000000000000.json", "nope"));
+  ASSERT_TRUE(write_file_atomic(cache.dir() / "entries/00/00000000000001.json", R"({"result": {"status": 7}, "created": 1})"));
   cache.note(CacheEvent::Hit, "a");
   cache.note(CacheEvent::Hit, "b");
   cache.note(CacheEvent::Miss, "c");
@@ -86,8 +87,9 @@ TEST(ResultCache, StatsCountEntriesAndEvents) {
   cache.note(CacheEvent::Rejected, "d");
   auto s = cache.stats();
   ASSERT_TRUE(s) << s.error().message;
-  EXPECT_EQ(s->entries, 3);
+  EXPECT_EQ(s->entries, 4);  // a status that is no string counts as "?", never as a crash
   EXPECT_EQ(s->unreadable, 1);
+  EXPECT_EQ(s->by_status["?"], 1);
   EXPECT_EQ(s->by_status["improved"], 1);
   EXPECT_EQ(s->by_status["no_gain"], 2);
   EXPECT_GT(s->bytes, 0);
@@ -137,13 +139,49 @@ TEST(ResultCache, CleanRemovesEverythingOrWhatWasNotUsedLately) {
 
 TEST(ResultCache, CleanLeavesOtherWritersFreshTempFiles) {
   ResultCache cache(scratch());
-  fs::path fresh = cache.dir() / "entries/ab/cdef.json.tmp.1.2", stale = cache.dir() / "entries/ab/cdef.json.tmp.3.4";
+  fs::path fresh = cache.dir() / "entries/ab/cdef0123456789.json.tmp.1.0x2",
+           stale = cache.dir() / "entries/ab/cdef0123456789.json.tmp.3.0x4";
   ASSERT_TRUE(write_file_atomic(fresh, "half"));
   ASSERT_TRUE(write_file_atomic(stale, "half"));
   fs::last_write_time(stale, fs::file_time_type::clock::now() - std::chrono::hours(2));
   ASSERT_TRUE(cache.clean({}));
   EXPECT_TRUE(fs::exists(fresh));
   EXPECT_FALSE(fs::exists(stale));
+}
+
+// A cache folder is shared and writable by others: `clean` followed a
+// symlinked entries/ (or a shard, or a file) and deleted a foreign folder's files.
+TEST(ResultCache, CleanNeverFollowsLinksAndRemovesOnlyItsOwnFiles) {
+  ResultCache cache(scratch());
+  fs::path foreign = cache.dir().parent_path() / (cache.dir().filename().string() + "-foreign");
+  fs::remove_all(foreign);
+  const std::vector<std::string> names = {"notes.txt", "0123456789abcd.json", "ab/cdef0123456789.json"};
+  for (const auto& n : names) ASSERT_TRUE(write_file_atomic(foreign / n, "keep"));
+  auto long_ago = fs::file_time_type::clock::now() - std::chrono::hours(2);
+  for (const auto& n : names) fs::last_write_time(foreign / n, long_ago);
+
+  // entries itself a link: refused, with the reason.
+  fs::create_directories(cache.dir());
+  fs::create_directory_symlink(foreign, cache.dir() / "entries");
+  auto refused = cache.clean({});
+  ASSERT_FALSE(refused);
+  EXPECT_NE(refused.error().message.find("entries is a symbolic link"), std::string::npos) << refused.error().message;
+  EXPECT_FALSE(cache.stats());
+
+  // Links inside a real entries/: a shard, an entry file; a file not named like an entry.
+  fs::remove(cache.dir() / "entries");
+  CacheEntry e = entry("mine");
+  ASSERT_TRUE(cache.store(e));
+  fs::create_directory_symlink(foreign / "ab", cache.dir() / "entries/cd");
+  fs::path shard = cache.entry_path(e.key)->parent_path();
+  fs::create_symlink(foreign / "0123456789abcd.json", shard / "0123456789abce.json");
+  ASSERT_TRUE(write_file_atomic(shard / "README", "the user's"));
+  auto r = cache.clean({});
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->removed, 1);
+  EXPECT_FALSE(fs::exists(*cache.entry_path(e.key)));
+  EXPECT_TRUE(fs::exists(shard / "README"));
+  for (const auto& n : names) EXPECT_EQ(*read_file(foreign / n), "keep") << n;
 }
 
 TEST(ResultCache, TheDirectoryComesFromTheOptionTheEnvironmentOrTheBuild) {
