@@ -6,6 +6,7 @@
 
 #include "core/file_io.h"
 #include "core/hash.h"
+#include "core/paths.h"
 #include "core/text.h"
 #include "report/unified_diff.h"
 
@@ -123,7 +124,9 @@ std::vector<SourceEdit> edits_between(const std::string& file, std::string_view 
 
 Expected<EditPlan> kernel_range_edits(const Kernel& kernel, const KernelResult& result, const fs::path& source_root) {
   if (!result.best) return Error{fmt::format("kernel '{}' has no best variant", kernel.id)};
-  auto text = read_file(source_root / kernel.file);
+  auto path = confine_path(source_root, kernel.file);
+  if (!path) return Error{fmt::format("the manifest's path {}", path.error().message)};
+  auto text = read_file(*path);
   if (!text) return text.error();
   if (kernel.range.begin < 0 || kernel.range.end < kernel.range.begin ||
       static_cast<size_t>(kernel.range.end) > text->size())
@@ -149,7 +152,9 @@ Expected<KernelChange> apply_plan(const EditPlan& plan, const fs::path& source_r
   std::map<std::string, std::vector<size_t>> by_file;  // file -> indices of its edits
   for (size_t i = 0; i < plan.edits.size(); ++i) by_file[plan.edits[i].file].push_back(i);
   for (auto& [file, edits] : by_file) {
-    auto text = read_file(source_root / file);
+    auto path = confine_path(source_root, file);
+    if (!path) return Error{fmt::format("the manifest's path {}", path.error().message)};
+    auto text = read_file(*path);
     if (!text) return text.error();
     if (auto h = hashes.find(file); h != hashes.end() && h->second.hash != content_hash(*text))
       return Error{fmt::format("{} changed since the scan (content hash differs from the manifest); re-run stark scan",

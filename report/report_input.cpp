@@ -19,7 +19,10 @@ fs::path resolve(const fs::path& dir, const std::string& p) {
 
 Location locate(const Kernel& k, const fs::path& source_root) {
   Location loc{k.file, k.line, k.column, std::nullopt, std::nullopt};
-  if (auto text = read_file(source_root / k.file); text && static_cast<size_t>(k.range.end) <= text->size()) {
+  auto path = confine_path(source_root, k.file);
+  if (!path) return loc;
+  if (auto text = read_file(*path);
+      text && k.range.begin >= 0 && k.range.begin <= k.range.end && static_cast<size_t>(k.range.end) <= text->size()) {
     loc.begin = position_of(*text, k.range.begin);
     loc.end = position_of(*text, k.range.end);
   }

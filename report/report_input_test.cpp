@@ -119,6 +119,31 @@ TEST(ReportInput, ThePlannerIsTheOnlyWayToTheEdits) {
   EXPECT_EQ(kernel_named(*failed, "saxpy").change_error, "launch site of 'saxpy' moved");
 }
 
+// A result names its manifest and the manifest names the files: a kernel
+// "in" ../secret or /home/u/.ssh/... put that file's lines in the report's
+// diff (and so in a pull-request comment).
+TEST(ReportInput, NeverReadsAFileOutsideTheSourceRoot) {
+  fs::path dir = copy_test_data("outside");
+  std::string secret;
+  while (secret.size() < 20000) secret += "SECRET-TOKEN\n";
+  ASSERT_TRUE(write_file_atomic(dir / "secret.cu", secret));
+  fs::create_directory_symlink(dir, dir / "project/src/up");
+  for (const std::string& path : {std::string("../secret.cu"), (dir / "secret.cu").string(), std::string("src/up/secret.cu")}) {
+    auto m = read_json_file(dir / "result/manifest.json");
+    ASSERT_TRUE(m);
+    for (auto& k : (*m)["kernels"])
+      if (k["name"] == "saxpy") k["file"] = path;
+    ASSERT_TRUE(write_json_file(dir / "result/manifest.json", *m));
+    auto in = load_report_input(dir / "result");
+    ASSERT_TRUE(in) << in.error().message;
+    const auto& saxpy = kernel_named(*in, "saxpy");
+    EXPECT_FALSE(saxpy.change) << path << "\n" << saxpy.change->diff;
+    EXPECT_NE(saxpy.change_error.find("the manifest's path '" + path + "'"), std::string::npos) << saxpy.change_error;
+    ASSERT_TRUE(saxpy.location);
+    EXPECT_FALSE(saxpy.location->begin) << path;
+  }
+}
+
 TEST(ShortName, DropsFileNamespaceAndSignature) {
   EXPECT_EQ(short_name("src/ops.cu:ns::saxpy(int, float)"), "saxpy");
   EXPECT_EQ(short_name("src/ops.cu:saxpy"), "saxpy");

@@ -163,6 +163,8 @@ Expected<ApplyReport> apply_result(const ApplyRequest& request) {
   if (request.mode == ApplyMode::Variants) {
     fs::path out = absolute_normal(request.output.empty() ? request.result_dir / "variants" : request.output);
     std::error_code ec;
+    if (fs::is_symlink(fs::symlink_status(out, ec)))  // the folder is emptied: never through a link
+      return Error{fmt::format("the variants folder {} is a symbolic link; choose a real folder", out.string())};
     if (fs::exists(out, ec) && !fs::is_empty(out, ec) && !fs::exists(out / kFragmentName, ec) &&
         !fs::exists(out / "tree" / kTreeMarker, ec))
       return Error{fmt::format("{} is not empty and holds no STARK variants; choose another folder", out.string())};

@@ -8,6 +8,7 @@
 
 #include "core/file_io.h"
 #include "core/hash.h"
+#include "core/paths.h"
 #include "rewriter/kernel_source.h"
 #include "rewriter/launch_site.h"
 #include "rewriter/text_edit.h"
@@ -30,7 +31,9 @@ class SourceFiles {
     auto entry = manifest_.files.find(rel);
     if (entry == manifest_.files.end())
       return Error{fmt::format("{} is not among the manifest's files; scan again", rel)};
-    auto text = read_file(root_ / rel);
+    auto path = confine_path(root_, rel);
+    if (!path) return Error{fmt::format("the manifest's path {}", path.error().message)};
+    auto text = read_file(*path);
     if (!text) return text.error();
     std::string now = content_hash(*text);
     if (now != entry->second.hash)

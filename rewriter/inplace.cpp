@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <set>
 
 #include "core/file_io.h"
 #include "core/hash.h"
+#include "core/paths.h"
 
 namespace stark::rewriter {
 
@@ -18,6 +20,7 @@ namespace {
 struct Pending {
   const FileChange* change;
   fs::path target;  // the real file (links resolved: a linked source stays a link)
+  fs::path backup;  // where its original goes
   fs::path temp;
   bool replaced = false;
 };
@@ -36,20 +39,30 @@ Expected<InplaceOutcome> write_in_place(const ApplyPlan& plan, const fs::path& b
   std::vector<Pending> pending;
   std::error_code ec;
 
-  // 1. Every file must still hold exactly what the scan saw.
+  // 1. Every file must lie inside the source root and still hold exactly what the scan saw.
   for (const auto& change : plan.files) {
-    fs::path path = plan.source_root / change.path;
-    fs::path target = fs::canonical(path, ec);
-    if (ec) return Error{fmt::format("cannot find {}: {}", path.string(), ec.message())};
-    auto now = read_file(target);
+    auto target = confine_path(plan.source_root, change.path);
+    if (!target) return Error{fmt::format("the manifest's path {}; nothing was written", target.error().message)};
+    auto now = read_file(*target);
     if (!now) return now.error();
     if (content_hash(*now) != change.hash || *now != change.original)
       return Error{fmt::format("{} changed since the scan; nothing was written (run stark optimize again)", change.path)};
-    pending.push_back({&change, target, {}, false});
+    pending.push_back({&change, *target, {}, {}, false});
   }
-  // 2. Back up the originals.
+  // 2. Back up the originals, inside the backup folder and never over a source.
+  std::set<fs::path> targets;
+  for (const auto& p : pending) targets.insert(p.target);
+  for (auto& p : pending) {
+    auto backup = confine_path(backup_dir, p.change->path);
+    if (!backup) return Error{fmt::format("cannot back up {}: {}; nothing was written", p.change->path, backup.error().message)};
+    if (targets.count(*backup))
+      return Error{fmt::format("the backup of {} would overwrite a source ({}); choose another backup folder; nothing "
+                               "was written",
+                               p.change->path, backup->string())};
+    p.backup = *backup;
+  }
   for (const auto& p : pending)
-    if (auto ok = write_file_atomic(backup_dir / p.change->path, p.change->original); !ok)
+    if (auto ok = write_file_atomic(p.backup, p.change->original); !ok)
       return Error{fmt::format("cannot back up {}: {}; nothing was written", p.change->path, ok.error().message)};
   // 3. New contents into temporaries beside the files, with the files' permissions.
   for (auto& p : pending) {

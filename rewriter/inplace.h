@@ -19,9 +19,10 @@ struct InplaceOutcome {
   std::filesystem::path backup_dir;    // originals, at backup_dir/<relative path>
 };
 
-/// Replaces every file of the plan. Nothing is written when any file no
-/// longer holds what the scan saw; when a rename fails midway, the files
-/// already replaced are restored from the backup.
+/// Replaces every file of the plan. Nothing is written when any file lies
+/// outside the source root (links resolved), no longer holds what the scan
+/// saw, or would have its backup written over a source; when a rename fails
+/// midway, the files already replaced are restored from the backup.
 Expected<InplaceOutcome> write_in_place(const ApplyPlan& plan, const std::filesystem::path& backup_dir);
 
 }  // namespace stark::rewriter

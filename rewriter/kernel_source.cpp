@@ -2,11 +2,28 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 #include "core/paths.h"
 #include "core/text.h"
 #include "rewriter/source_scan.h"
 
 namespace stark::rewriter {
+
+namespace {
+
+/// `text` as the rest of one // comment line: the result's GPU name, backend,
+/// assumptions and ids are hostile, and a newline (or a trailing backslash,
+/// which splices the next line) would put code after the comment.
+std::string comment_text(std::string_view text) {
+  constexpr size_t kMax = 400;
+  std::string out;
+  for (char c : text.substr(0, kMax)) out += std::iscntrl(static_cast<unsigned char>(c)) ? ' ' : c;
+  while (!out.empty() && (out.back() == '\\' || out.back() == ' ')) out.pop_back();
+  return out;
+}
+
+}  // namespace
 
 Expected<std::string> with_annotation(std::string_view original, std::string_view variant_source) {
   auto annotation = find_annotation(original);
@@ -43,19 +60,24 @@ std::string provenance_comment(const Result& result, const KernelResult& kr, con
   lines.push_back("STARK: reproduce with: " + reproduce);
 
   std::string out;
-  for (const auto& l : lines) out += fmt::format("{}// {}\n", indent, l);
+  for (const auto& l : lines) out += fmt::format("{}// {}\n", indent, comment_text(l));
   return out;
 }
 
 Expected<std::vector<TextEdit>> kernel_edits(const Result& result, const KernelResult& kr, const Kernel& kernel,
                                              std::string_view content) {
   if (!kr.best) return Error{fmt::format("kernel {} is marked improved but its result has no \"best\" variant", kernel.id)};
-  const auto size = static_cast<int64_t>(content.size());
-  if (kernel.range.begin < 0 || kernel.range.end <= kernel.range.begin || kernel.range.end > size)
-    return Error{fmt::format("the range of kernel {} lies outside {}; scan again", kernel.id, kernel.file)};
+  if (auto ok = check_range(fmt::format("range of kernel {} in {}", kernel.id, kernel.file), kernel.range.begin,
+                            kernel.range.end, content.size());
+      !ok)
+    return ok.error();
+  // The body lies inside the range; its last byte is checked below.
+  if (kernel.body.begin < kernel.range.begin || kernel.body.end <= kernel.body.begin || kernel.body.end > kernel.range.end)
+    return Error{fmt::format("the manifest's body of kernel {} [{}, {}) is not inside its range [{}, {}); scan again",
+                             kernel.id, kernel.body.begin, kernel.body.end, kernel.range.begin, kernel.range.end)};
   std::string_view original =
       content.substr(static_cast<size_t>(kernel.range.begin), static_cast<size_t>(kernel.range.end - kernel.range.begin));
-  if (content.substr(static_cast<size_t>(kernel.body.end - 1), 1) != "}")
+  if (content[static_cast<size_t>(kernel.body.end - 1)] != '}')
     return Error{fmt::format("the range of kernel {} in {} does not end with the kernel's closing brace; scan again",
                              kernel.id, kernel.file)};
   auto source = with_annotation(original, trim(kr.best->source));

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <set>
 
 #include "core/launch_expr.h"
@@ -42,10 +43,43 @@ bool has_side_effects(std::string_view text) {
   return false;
 }
 
+/// Whether the manifest's text of argument `index` is what the call in the
+/// file passes. That text is spliced into host code, so it must be the
+/// user's own: the chevron call's argument itself, or, for the runtime API,
+/// an address taken ("&n") before the call.
+bool arg_in_file(std::string_view content, const Launch& site, size_t index) {
+  const std::string want(trim(site.args[index]));
+  if (want.empty()) return false;
+  if (site.kind == LaunchKind::Api)
+    return content.substr(0, static_cast<size_t>(site.config_range.begin)).find("&" + want) != std::string_view::npos;
+  size_t at = static_cast<size_t>(site.config_range.end);
+  while (at < content.size() && std::isspace(static_cast<unsigned char>(content[at]))) ++at;
+  if (at >= content.size() || content[at] != '(') return false;
+  for (size_t i = 0, begin = at + 1;; ++i) {
+    auto sep = next_separator(content, begin);
+    if (!sep) return false;
+    if (i == index) return trim(content.substr(begin, *sep - begin)) == want;
+    if (content[*sep] == ')') return false;
+    begin = *sep + 1;
+  }
+}
+
+/// Text that can stand for a parameter type in a cast: nothing that ends a
+/// statement, opens a block, a string, a comment or a directive.
+bool type_text(std::string_view type) {
+  if (type.empty() || type.find("//") != std::string_view::npos || type.find("/*") != std::string_view::npos)
+    return false;
+  for (char c : type)
+    if (std::iscntrl(static_cast<unsigned char>(c)) || std::string_view(";{}\"'#\\").find(c) != std::string_view::npos)
+      return false;
+  return true;
+}
+
 /// Resolves the names of an override at one site.
 class SiteNames {
  public:
-  SiteNames(const Kernel& kernel, const Launch& site) : kernel_(kernel), site_(site) {}
+  SiteNames(const Kernel& kernel, const Launch& site, std::string_view content)
+      : kernel_(kernel), site_(site), content_(content) {}
 
   Expected<CppText> operator()(std::string_view name) const {
     auto dot = name.find('.');
@@ -56,11 +90,15 @@ class SiteNames {
       if (field != "x" && field != "y" && field != "z")
         return Error{fmt::format("'{}' is not allowed (use {}.x, {}.y or {}.z)", name, head, head, head)};
       if (!original) return Error{fmt::format("'{}' reads the original {}, which this launch does not spell out", name, head)};
+      if (!(head == "grid" ? site_.grid_range : site_.block_range))  // text checked against the file only with its place
+        return Error{fmt::format("'{}' reads the original {}, whose place in the file the scan did not record", name, head)};
       if (has_side_effects(*original))
         return Error{fmt::format("'{}' reads the original {} '{}', which has side effects", name, head, *original)};
       return CppText{fmt::format("static_cast<int>(dim3({}).{})", trim(*original), field), true};
     }
     if (name == "shmem") {
+      if (site_.shmem && !site_.shmem_range)
+        return Error{"'shmem' reads the original size, whose place in the file the scan did not record"};
       if (site_.shmem && has_side_effects(*site_.shmem))
         return Error{fmt::format("'shmem' reads the original '{}', which has side effects", *site_.shmem)};
       return CppText{site_.shmem ? std::string(trim(*site_.shmem)) : "0", false};
@@ -76,6 +114,9 @@ class SiteNames {
     const std::string arg(trim(site_.args[index]));
     if (has_side_effects(arg))
       return Error{fmt::format("the override reads '{}', whose argument '{}' has side effects (it would run twice)", head, arg)};
+    if (!arg_in_file(content_, site_, index))
+      return Error{fmt::format("the override reads '{}', but the manifest's argument text is not the call's; scan again",
+                               head)};
     if (dot == std::string_view::npos) {
       if (p.kind != ParamKind::Scalar || !scalar_is_integral(index))
         return Error{fmt::format("the override reads '{}', which is not an integer parameter ({})", name, p.type)};
@@ -97,6 +138,7 @@ class SiteNames {
 
   const Kernel& kernel_;
   const Launch& site_;
+  std::string_view content_;
 };
 
 Expected<std::string> render_dims(const std::vector<std::string>& dims, const SiteNames& names, const char* what) {
@@ -111,6 +153,21 @@ Expected<std::string> render_dims(const std::vector<std::string>& dims, const Si
   if (parts.size() == 1) return parts[0];
   if (parts.size() == 3) return fmt::format("dim3({})", join(parts, ", "));
   return Error{fmt::format("launch {} must be one expression or three", what)};
+}
+
+/// Every range of the site inside the file, the parts inside the configuration.
+Expected<void> check_site_ranges(const Launch& site, size_t size) {
+  const ByteRange& config = site.config_range;
+  if (auto ok = check_range("config_range", config.begin, config.end, size); !ok) return ok;
+  for (auto [field, range] : {std::pair{"grid_range", &site.grid_range}, std::pair{"block_range", &site.block_range},
+                              std::pair{"shmem_range", &site.shmem_range}, std::pair{"stream_range", &site.stream_range}}) {
+    if (!*range) continue;
+    if (auto ok = check_range(field, (*range)->begin, (*range)->end, size); !ok) return ok;
+    if ((*range)->begin < config.begin || (*range)->end > config.end)
+      return Error{fmt::format("the manifest's {} [{}, {}) is not inside config_range [{}, {}); scan again", field,
+                               (*range)->begin, (*range)->end, config.begin, config.end)};
+  }
+  return {};
 }
 
 bool matches(std::string_view content, const std::optional<ByteRange>& range, const std::optional<std::string>& text) {
@@ -138,11 +195,12 @@ Expected<std::vector<TextEdit>> launch_site_edits(const Kernel& kernel, const La
                   "config struct); write the grid and block there by hand or launch with <<<>>>");
   if (site.config_range.end <= site.config_range.begin)
     return refuse("it is written inside a macro, so its configuration has no place in the file to edit");
+  if (auto ok = check_site_ranges(site, content.size()); !ok) return refuse(ok.error().message);
   if (!matches(content, site.grid_range, site.grid) || !matches(content, site.block_range, site.block) ||
       !matches(content, site.shmem_range, site.shmem) || !matches(content, site.stream_range, site.stream))
     return refuse("the file's text at the recorded ranges is not what the scan saw; scan again");
 
-  SiteNames names(kernel, site);
+  SiteNames names(kernel, site, content);
   const std::string where = fmt::format("launch at {}", describe_site(site));
   auto replace = [&](const std::optional<ByteRange>& range, std::string text) {
     edits.push_back({range->begin, range->end, std::move(text), where});
@@ -187,7 +245,11 @@ Expected<std::vector<TextEdit>> launch_site_edits(const Kernel& kernel, const La
           return refuse("its shared memory may exceed 48 KB, and cudaFuncSetAttribute cannot name one overload of a "
                         "kernel template");
         std::vector<std::string> types;
-        for (const auto& p : kernel.params) types.push_back(p.type);
+        for (const auto& p : kernel.params) {
+          if (!type_text(p.type))
+            return refuse(fmt::format("the manifest's type of parameter '{}' is not a C++ type", p.name));
+          types.push_back(p.type);
+        }
         kernel_expr = fmt::format("static_cast<void (*)({})>({})", join(types, ", "), kernel_expr);
       }
       std::string operand = is_primary_text(bytes) ? bytes : "(" + bytes + ")";

@@ -10,13 +10,23 @@
 #include <filesystem>
 #include <string>
 
+#include "clang_tool/build_info.h"
 #include "core/file_io.h"
 #include "core/manifest.h"
 #include "core/result.h"
+#include "rewriter/apply.h"
 
 namespace stark::rewriter::testing {
 
 namespace fs = std::filesystem;
+
+// Kernel ids of tests/projects/edge.
+inline constexpr const char* kScale = "include/edge/scale.cuh:edge::detail::scale";
+inline constexpr const char* kRowMean = "src/stats.cu:edge::row_mean";
+inline constexpr const char* kAxpy = "src/apis.cu:axpy_c";
+inline constexpr const char* kNegate = "src/apis.cu:api::negate";
+inline constexpr const char* kClampF = "src/stats.cu:edge::clamp(int, float *)";
+inline constexpr const char* kClampD = "src/stats.cu:edge::clamp(int, double *)";
 
 /// The real manifest of tests/projects/edge (written by the fixture).
 inline Manifest edge_manifest() {
@@ -81,6 +91,31 @@ inline std::pair<fs::path, Manifest> edge_copy(const std::string& name) {
   m.source_root = root.string();
   m.build_dir = (root / "build").string();
   return {root, m};
+}
+
+/// A result directory over `m`, whose manifest copy lives beside it.
+inline fs::path result_dir(const std::string& name, const Manifest& m, const nlohmann::json& kernels) {
+  fs::path dir = scratch(name) / "result";
+  fs::create_directories(dir);
+  EXPECT_TRUE(write_json_file(dir / "manifest.json", nlohmann::json(m)));
+  return write_result(dir, "manifest.json", m, kernels);  // relative: resolved against the result dir
+}
+
+/// The local build's compile database (of tests/projects/edge).
+inline std::vector<CompileCommand> edge_database() {
+  auto db = read_compile_commands(fs::path(edge_manifest().build_dir) / "compile_commands.json");
+  EXPECT_TRUE(db) << db.error().message;
+  return db ? *db : std::vector<CompileCommand>{};
+}
+
+/// A request without the compile check, over the local build's database.
+inline ApplyRequest request(const fs::path& dir, ApplyMode mode) {
+  ApplyRequest r;
+  r.result_dir = dir;
+  r.mode = mode;
+  r.compile_check = false;
+  r.database = edge_database();
+  return r;
 }
 
 }  // namespace stark::rewriter::testing

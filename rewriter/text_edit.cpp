@@ -33,6 +33,13 @@ Expected<std::string> apply_edits(std::string_view original, std::vector<TextEdi
   return out;
 }
 
+Expected<void> check_range(std::string_view field, int64_t begin, int64_t end, size_t size) {
+  if (begin < 0 || end < begin || end > static_cast<int64_t>(size))
+    return Error{fmt::format("the manifest's {} [{}, {}) does not fit the file ({} bytes); scan again", field, begin, end,
+                             size)};
+  return {};
+}
+
 int line_of(std::string_view content, int64_t offset) {
   offset = std::clamp<int64_t>(offset, 0, static_cast<int64_t>(content.size()));
   return 1 + static_cast<int>(std::count(content.begin(), content.begin() + offset, '\n'));

@@ -27,6 +27,12 @@ struct TextEdit {
 /// range is not an overlap: it goes first).
 Expected<std::string> apply_edits(std::string_view original, std::vector<TextEdit> edits);
 
+/// Checks a byte range a manifest gives (`field` names it in the error, e.g.
+/// "launch config_range") against a file of `size` bytes: 0 <= begin <= end
+/// <= size. A manifest is hostile input: every range goes through this (or
+/// apply_edits) before it indexes a file.
+Expected<void> check_range(std::string_view field, int64_t begin, int64_t end, size_t size);
+
 /// 1-based line of a byte offset (for messages).
 int line_of(std::string_view content, int64_t offset);
 
