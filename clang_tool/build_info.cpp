@@ -76,18 +76,22 @@ Expected<std::vector<CompileCommand>> read_compile_commands(const fs::path& file
   if (!j) return j.error();
   if (!j->is_array()) return Error{fmt::format("'{}' is not a compile database (expected a JSON array)", file.string())};
   std::vector<CompileCommand> out;
-  for (const auto& e : *j) {
-    if (!e.is_object() || !e.contains("file") || !e.contains("directory")) continue;
-    CompileCommand c;
-    c.directory = e["directory"].get<std::string>();
-    fs::path f = e["file"].get<std::string>();
-    if (f.is_relative()) f = fs::path(c.directory) / f;
-    c.file = f.lexically_normal().string();
-    if (e.contains("arguments")) c.arguments = e["arguments"].get<std::vector<std::string>>();
-    else c.arguments = shell_split(e.value("command", ""));
-    if (c.arguments.empty()) continue;
-    c.archs = archs_of(c.arguments);
-    out.push_back(std::move(c));
+  try {  // a database `stark apply` reads may come with a result: any shape at all
+    for (const auto& e : *j) {
+      if (!e.is_object() || !e.contains("file") || !e.contains("directory")) continue;
+      CompileCommand c;
+      c.directory = e["directory"].get<std::string>();
+      fs::path f = e["file"].get<std::string>();
+      if (f.is_relative()) f = fs::path(c.directory) / f;
+      c.file = f.lexically_normal().string();
+      if (e.contains("arguments")) c.arguments = e["arguments"].get<std::vector<std::string>>();
+      else c.arguments = shell_split(e.value("command", ""));
+      if (c.arguments.empty()) continue;
+      c.archs = archs_of(c.arguments);
+      out.push_back(std::move(c));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    return Error{fmt::format("'{}' is not a valid compile database: {}", file.string(), e.what())};
   }
   return out;
 }

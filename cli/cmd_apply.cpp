@@ -6,31 +6,18 @@
 #include <thread>
 
 #include "clang_tool/build_info.h"
+#include "clang_tool/nvcc_args.h"
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/console.h"
-#include "harness/compile/nvcc_command.h"
 #include "rewriter/apply.h"
+#include "rewriter/check_command.h"
 
 namespace stark::cli {
 
 namespace {
 
 namespace fs = std::filesystem;
-
-/// The compile check's command: the unit's own nvcc command, one arch, an
-/// object file, source-root paths mapped into the variant tree.
-Expected<std::vector<std::string>> nvcc_object_command(const CompileCommand& command, const std::string& sm,
-                                                       const fs::path& output, const fs::path& source_root,
-                                                       const fs::path& tree) {
-  harness::NvccCommandSpec spec;
-  spec.sm = sm;
-  spec.mode = harness::CompileMode::Object;
-  spec.output = output;
-  spec.source_root = source_root;
-  spec.shadow_root = tree;
-  return harness::nvcc_command(command, spec);
-}
 
 std::string last_lines(const std::string& text, size_t n) {
   size_t pos = text.size();
@@ -51,7 +38,8 @@ class ApplyCommand : public Command {
                     "RESULT/variants); inplace: the backup folder (default: RESULT/backup/<time>)");
     sub->add_option("--kernel", kernels_, "Apply only this kernel id (repeatable; default: every improved kernel)");
     sub->add_option("-p,--build-dir", build_dir_,
-                    "Build tree whose compile_commands.json the compile check reads (default: the manifest's)");
+                    "Local build tree whose compile database and CMake cache the compile check uses (default: the "
+                    "manifest's build folder, its compile_commands.json only)");
     sub->add_flag("--no-compile-check", no_check_, "Do not compile the rewritten sources for every arch first");
     sub->add_option("-j,--jobs", jobs_, "Compiles run in parallel (default: one per core)");
     sub->footer(
@@ -77,7 +65,6 @@ class ApplyCommand : public Command {
     request.output = output_;
     request.only = kernels_;
     request.compile_check = !no_check_;
-    request.builder = nvcc_object_command;
     request.jobs = jobs_ > 0 ? jobs_ : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     request.note = [](const std::string& s) { print_note(s); };
     if (request.compile_check && !load_database(request)) return kExitFailed;
@@ -94,7 +81,9 @@ class ApplyCommand : public Command {
     }
     for (const auto& r : report->plan.refused) print_error(fmt::format("{}: not applied: {}", r.kernel, r.message));
     for (const auto& k : report->unchecked)
-      print_warning(fmt::format("{}: the manifest has no compile command for it; not compile-checked", k));
+      print_warning(fmt::format("{}: its translation unit is not in the local build's compile database (-p BUILD); "
+                                "not compile-checked",
+                                k));
 
     if (request.mode == rewriter::ApplyMode::Patch && output_.empty()) fmt::print("{}", report->patch);
     print_note(summary(*report, request.mode));
@@ -102,24 +91,41 @@ class ApplyCommand : public Command {
   }
 
  private:
+  /// The compile check's units and programs come from the local build, never
+  /// from the result: -p BUILD (its compile_commands.json, else the CMake File
+  /// API reply of its last configure; its CMake cache may name nvcc and the
+  /// host compiler), else the build folder the result names, of which only
+  /// compile_commands.json is read. The program is always a local nvcc.
   bool load_database(rewriter::ApplyRequest& request) {
+    const bool named = !build_dir_.empty();
     fs::path build = build_dir_;
-    if (build.empty()) {
+    if (!named) {
       auto result = load_result(result_dir_);
       if (!result) return true;  // apply_result reports it
       auto manifest = rewriter::load_result_manifest(*result, result_dir_);
       if (!manifest) return true;
       build = manifest->build_dir;
     }
-    fs::path db = build / "compile_commands.json";
+    rewriter::CheckToolchain toolchain;
+    toolchain.nvcc = cuda_path_of({}) / "bin" / "nvcc";
     std::error_code ec;
-    if (build.empty() || !fs::exists(db, ec)) return true;  // the kernels' own commands are in the manifest
-    auto units = read_compile_commands(db);
-    if (!units) {
-      print_error(units.error().message);
-      return false;
+    if (build.empty() || !fs::is_directory(build, ec)) {
+      request.builder = rewriter::check_command_builder(toolchain);
+      return true;  // every kernel is reported unchecked
     }
-    request.database = std::move(*units);
+    toolchain.options_root = build;
+    if (named) rewriter::use_cmake_cache(build, toolchain);
+    request.builder = rewriter::check_command_builder(toolchain);
+    if (fs::path db = build / "compile_commands.json"; fs::is_regular_file(db, ec)) {
+      auto units = read_compile_commands(db);
+      if (!units) {
+        print_error(units.error().message);
+        return false;
+      }
+      request.database = std::move(*units);
+    } else if (auto info = named ? read_file_api_reply(build) : Expected<BuildInfo>(Error{""})) {
+      request.database = std::move(info->units);  // read only: CMake is not run
+    }
     return true;
   }
 

@@ -5,9 +5,10 @@
 # _stark_use_variants(<target> <result dir>) is called (deferred) by
 # stark_optimize_target(). With a result (<result dir>/result.json) and
 # STARK_USE_VARIANTS ON it:
-#   1. runs `stark apply --mode variants` when the fragment
-#      (<result dir>/variants/stark-variants.cmake) is missing or was made
-#      from another result.json;
+#   1. runs `stark apply --mode variants -p <this build>` when the fragment
+#      (<result dir>/variants/stark-variants.cmake) is missing, was made from
+#      another result.json, or is not the one this build's apply wrote (a
+#      fragment is CMake code: one that came with a result is never included);
 #   2. compares each rewritten file's original with the SHA-256 the fragment
 #      recorded: a group of kernels with a changed original is stale, is
 #      dropped with a warning, and its files are built from the original;
@@ -68,11 +69,16 @@ function(_stark_refresh_tree tree source_root)
   endforeach()
 endfunction()
 
-# Runs `stark apply --mode variants`; TRUE in `ok` when a fragment exists after.
+# Runs `stark apply --mode variants` (its compile check with this build's
+# compile database and CUDA compiler); TRUE in `ok` when a fragment exists
+# after. The fragment's SHA-256 goes into the cache: only a fragment this
+# build's own apply wrote is ever included (a result folder is not trusted,
+# and a fragment is CMake code).
 function(_stark_run_apply target result_dir fragment ok)
   get_target_property(exe STARK::stark LOCATION)
   message(STATUS "STARK: ${target}: applying ${result_dir}/result.json (stark apply --mode variants)")
-  execute_process(COMMAND "${exe}" apply --result "${result_dir}" --mode variants
+  file(REMOVE "${fragment}")  # whatever is there after the run, the run wrote
+  execute_process(COMMAND "${exe}" apply --result "${result_dir}" --mode variants -p "${CMAKE_BINARY_DIR}"
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
   if(rc EQUAL 0)
     string(REGEX REPLACE "\n$" "" out "${out}")
@@ -82,10 +88,23 @@ function(_stark_run_apply target result_dir fragment ok)
     message(WARNING "STARK: ${target}: stark apply --mode variants reported problems "
                     "(kernels it names are built from the originals):\n${out}")
   endif()
-  if(EXISTS "${fragment}")
+  if(EXISTS "${fragment}" AND NOT IS_SYMLINK "${fragment}")
+    file(SHA256 "${fragment}" written)
+    set(_STARK_VARIANTS_FRAGMENT_${target} "${written}" CACHE INTERNAL "SHA-256 of the fragment stark apply wrote")
     set(${ok} TRUE PARENT_SCOPE)
   else()
     set(${ok} FALSE PARENT_SCOPE)
+  endif()
+endfunction()
+
+# TRUE in `out` when `fragment` is the one this build's apply wrote last.
+function(_stark_own_fragment target fragment out)
+  set(${out} FALSE PARENT_SCOPE)
+  if(EXISTS "${fragment}" AND NOT IS_SYMLINK "${fragment}" AND _STARK_VARIANTS_FRAGMENT_${target})
+    file(SHA256 "${fragment}" now)
+    if(now STREQUAL _STARK_VARIANTS_FRAGMENT_${target})
+      set(${out} TRUE PARENT_SCOPE)
+    endif()
   endif()
 endfunction()
 
@@ -115,7 +134,8 @@ function(_stark_use_variants target result_dir)
   file(SHA256 "${result}" result_sha256)
   set(STARK_VARIANTS_RESULT_SHA256 "")
   set(STARK_VARIANTS_TREE "")
-  if(EXISTS "${fragment}")
+  _stark_own_fragment(${target} "${fragment}" own)
+  if(own)
     include("${fragment}")
   endif()
   if(NOT STARK_VARIANTS_RESULT_SHA256 STREQUAL result_sha256 OR NOT IS_DIRECTORY "${STARK_VARIANTS_TREE}")

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <stdlib.h>
 
+#include <algorithm>
 #include <chrono>
 #include <set>
 
@@ -43,18 +44,29 @@ class ScratchDir {
 
 /// Folders of the build's units inside the source root: real in the tree, so
 /// "../x" from a unit compiled there resolves inside the tree.
-std::vector<std::string> unit_folders(const std::vector<CompileCommand>& database, const Manifest& manifest,
-                                      const fs::path& root) {
+std::vector<std::string> unit_folders(const std::vector<CompileCommand>& database, const fs::path& root) {
   std::set<std::string> out;
-  auto add = [&](const CompileCommand& c) {
+  for (const auto& c : database) {
     fs::path dir = c.directory.empty() ? fs::current_path() : fs::path(c.directory);
     fs::path file = absolute_normal(dir / c.file);
-    if (is_within(file, root)) out.insert(fs::relative(file.parent_path(), root).generic_string());
-  };
-  for (const auto& c : database) add(c);
-  for (const auto& k : manifest.kernels)
-    if (k.compile) add(*k.compile);
+    if (is_within(file, root) && file.parent_path() != root)
+      out.insert(fs::relative(file.parent_path(), root).generic_string());
+  }
   return {out.begin(), out.end()};
+}
+
+/// The include folders inside the source root (links resolved) of the local
+/// build's units that hold the applied kernels: never the manifest's flags.
+std::vector<fs::path> unit_include_dirs(const ApplyPlan& plan, const Manifest& manifest,
+                                        const std::vector<CompileCommand>& database, const fs::path& root) {
+  std::vector<std::string> unchecked;
+  std::vector<fs::path> out;
+  for (const auto& unit : check_units(plan, manifest, database, unchecked))
+    for (const auto& d : include_dirs_within(unit.command, root)) {
+      bool inside = d == root || confine_path(root, d.lexically_relative(root).generic_string());
+      if (inside && std::find(out.begin(), out.end(), d) == out.end()) out.push_back(d);
+    }
+  return out;
 }
 
 TreeSpec tree_spec(const ApplyPlan& plan, const Manifest& manifest, const ApplyRequest& request, const fs::path& root) {
@@ -62,7 +74,7 @@ TreeSpec tree_spec(const ApplyPlan& plan, const Manifest& manifest, const ApplyR
   spec.source_root = plan.source_root;
   spec.root = root;
   for (const auto& f : plan.files) spec.files[f.path] = f.updated;
-  spec.real_folders = unit_folders(request.database, manifest, absolute_normal(plan.source_root));
+  spec.real_folders = unit_folders(request.database, absolute_normal(plan.source_root));
   if (!manifest.build_dir.empty()) spec.exclude.push_back(manifest.build_dir);
   return spec;
 }
@@ -127,18 +139,15 @@ Expected<void> write_variants(ApplyReport& report, const Manifest& manifest, con
   fragment.result_sha256 = sha256_hex(*result_text);
   fragment.source_root = absolute_normal(report.plan.source_root);
   fragment.tree = absolute_normal(tree);
-  std::set<fs::path> dirs;
   std::set<std::string> targets;
   for (const auto& applied : report.plan.kernels) {
     if (static_cast<size_t>(applied.group) >= fragment.groups.size()) fragment.groups.resize(applied.group + 1);
     fragment.groups[static_cast<size_t>(applied.group)].push_back(applied.id);
-    if (const Kernel* k = manifest.find_kernel(applied.id); k && k->compile) {
-      for (const auto& d : include_dirs_within(*k->compile, fragment.source_root))
-        if (dirs.insert(d).second) fragment.include_dirs.push_back(d);
-      if (!k->compile->target.empty()) targets.insert(k->compile->target);
-    }
+    if (const Kernel* k = manifest.find_kernel(applied.id); k && k->compile && !k->compile->target.empty())
+      targets.insert(k->compile->target);  // only compared with the target's name
   }
   fragment.targets.assign(targets.begin(), targets.end());
+  fragment.include_dirs = unit_include_dirs(report.plan, manifest, request.database, fragment.source_root);
   for (const auto& f : report.plan.files) {
     fs::path copy = absolute_normal(rewritten / f.path);
     if (auto ok = write_file_atomic(copy, f.updated); !ok) return ok;

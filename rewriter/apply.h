@@ -30,7 +30,7 @@ struct ApplyRequest {
   std::vector<std::string> only;  // kernel ids (empty: all improved)
   bool compile_check = true;
   CommandBuilder builder;                 // required when compile_check
-  std::vector<CompileCommand> database;   // the build's compile_commands.json entries, if any
+  std::vector<CompileCommand> database;   // the local build's compile_commands.json: the check's only units and flags
   int jobs = 1;
   std::function<void(const std::string&)> note;  // progress lines for people
 };

@@ -10,7 +10,7 @@
 #include "clang_tool/build_info.h"
 #include "core/hash.h"
 #include "core/process.h"
-#include "harness/compile/nvcc_command.h"
+#include "rewriter/check_command.h"
 #include "rewriter/cmake_fragment.h"
 #include "rewriter/sha256.h"
 #include "rewriter/test_fixture.h"
@@ -288,17 +288,7 @@ ApplyRequest checked(const fs::path& dir, ApplyMode mode, const Manifest& m) {
   ApplyRequest r = request(dir, mode);
   r.compile_check = true;
   r.jobs = 2;
-  r.builder = [](const CompileCommand& c, const std::string& sm, const fs::path& out, const fs::path& root,
-                 const fs::path& tree) {
-    harness::NvccCommandSpec spec;
-    spec.sm = sm;
-    spec.mode = harness::CompileMode::Object;
-    spec.output = out;
-    spec.source_root = root;
-    spec.shadow_root = tree;
-    return harness::nvcc_command(c, spec);
-  };
-  (void)m;
+  r.builder = check_command_builder({STARK_NVCC_PATH, "", m.build_dir});
   return r;
 }
 

@@ -42,25 +42,24 @@ std::vector<CheckUnit> check_units(const ApplyPlan& plan, const Manifest& manife
   std::map<fs::path, const CompileCommand*> by_file;
   for (const auto& c : database) by_file.emplace(unit_file(c), &c);
   const fs::path root = absolute_normal(plan.source_root);
+  auto add = [&](const fs::path& file, const std::string& kernel) {
+    auto db = by_file.find(file);
+    if (db == by_file.end()) return false;
+    auto [unit, added] = units.emplace(file, CheckUnit{*db->second, {}, {}});
+    add_unique(unit->second.archs, db->second->archs);
+    add_unique(unit->second.kernels, {kernel});
+    return true;
+  };
 
   for (const auto& applied : plan.kernels) {
     const Kernel* k = manifest.find_kernel(applied.id);
     if (!k) continue;
-    if (!k->compile || k->compile->arguments.empty()) {
-      unchecked.push_back(applied.id);
-      continue;
-    }
-    auto [it, fresh] = units.emplace(unit_file(*k->compile), CheckUnit{*k->compile, {}, {}});
-    add_unique(it->second.archs, k->compile->archs);
-    add_unique(it->second.kernels, {applied.id});
+    // The manifest's command only names the unit; nothing else of it is used.
+    bool own = (k->compile && add(unit_file(*k->compile), applied.id)) || add(absolute_normal(root / k->file), applied.id);
+    if (!own) unchecked.push_back(applied.id);
     for (const auto& site : k->launches) {
       fs::path file = absolute_normal(root / site.file);
-      if (header_like(file) || file == it->first) continue;
-      auto db = by_file.find(file);
-      if (db == by_file.end()) continue;
-      auto [unit, added] = units.emplace(file, CheckUnit{*db->second, {}, {}});
-      add_unique(unit->second.archs, db->second->archs.empty() ? k->compile->archs : db->second->archs);
-      add_unique(unit->second.kernels, {applied.id});
+      if (!header_like(file)) add(file, applied.id);
     }
   }
   std::vector<CheckUnit> out;
@@ -86,15 +85,16 @@ std::vector<CheckFailure> compile_check(const std::vector<CheckUnit>& units, con
       std::string shown = display_path(file, setup.source_root);
       fs::path output = setup.scratch / fmt::format("unit{}-sm_{}.o", i, job.sm);
       std::string log;
-      auto argv = setup.builder(job.unit->command, job.sm, output, setup.source_root, setup.tree);
-      if (!argv) {
-        log = argv.error().message;
+      auto command = setup.builder(job.unit->command, job.sm, output, setup.source_root, setup.tree);
+      if (!command) {
+        log = command.error().message;
       } else {
-        fs::path dir = job.unit->command.directory.empty() ? fs::current_path() : fs::path(job.unit->command.directory);
-        auto run = run_process(*argv, dir);
+        auto run = run_process(command->argv, setup.scratch);
         if (!run) log = run.error().message;
-        else if (run->exit_code != 0) log = fmt::format("$ {}\n{}", join(*argv, " "), run->output);
+        else if (run->exit_code != 0) log = fmt::format("$ {}\n{}", join(command->argv, " "), run->output);
         else continue;
+        if (!command->dropped.empty())
+          log += fmt::format("(left out of the check: {})\n", join(command->dropped, " "));
       }
       std::lock_guard lock(mu);
       failures.push_back({shown, job.sm, log, job.unit->kernels});

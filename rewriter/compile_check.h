@@ -1,8 +1,10 @@
 // Compiling the rewritten sources before anything is handed back: every
 // translation unit that defines an applied kernel or holds one of its launch
 // sites is compiled from the variant tree, once for each arch the target
-// builds, with the unit's own nvcc command (paths in the source root mapped
-// into the tree). A unit that fails refuses the kernels it holds.
+// builds, with the unit's command from the local build's compile database
+// (never one from the result or its manifest: see check_command.h), paths
+// in the source root mapped into the tree. A unit that fails refuses the
+// kernels it holds.
 #ifndef STARK_REWRITER_COMPILE_CHECK_H
 #define STARK_REWRITER_COMPILE_CHECK_H
 
@@ -24,17 +26,26 @@ struct CheckUnit {
   std::vector<std::string> kernels;  // applied kernels it defines or launches
 };
 
-/// The units to check: each applied kernel's own unit (manifest "compile"),
-/// and the unit of every launch-site source file found in `database` (the
-/// build's compile_commands.json, may be empty). Kernels without a compile
-/// command are listed in `unchecked`.
+/// The units to check, all taken from `database` (the local build's
+/// compile_commands.json, may be empty): each applied kernel's own unit
+/// (the entry for the manifest's "compile" file, or for the kernel's file)
+/// and the unit of every launch-site source file. The manifest only says
+/// which files; how to compile them comes from the database alone. Kernels
+/// whose own unit is not in it are listed in `unchecked`.
 std::vector<CheckUnit> check_units(const ApplyPlan& plan, const Manifest& manifest,
                                    const std::vector<CompileCommand>& database, std::vector<std::string>& unchecked);
 
-/// Builds the argv that compiles `command`'s unit for one arch into
+/// One compile of the check: its argv, and the unit's flags left out of it
+/// (shown when the compile fails).
+struct CheckCommand {
+  std::vector<std::string> argv;
+  std::vector<std::string> dropped;
+};
+
+/// Builds the command that compiles `command`'s unit for one arch into
 /// `output`, with every path inside `source_root` mapped into `tree`
-/// (the CLI passes the harness's nvcc command builder).
-using CommandBuilder = std::function<Expected<std::vector<std::string>>(
+/// (check_command_builder in check_command.h).
+using CommandBuilder = std::function<Expected<CheckCommand>(
     const CompileCommand& command, const std::string& sm, const std::filesystem::path& output,
     const std::filesystem::path& source_root, const std::filesystem::path& tree)>;
 

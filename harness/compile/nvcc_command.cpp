@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/file_io.h"
+#include "core/nvcc_flags.h"
 #include "core/paths.h"
 #include "core/text.h"
 
@@ -92,14 +93,9 @@ Expected<std::vector<std::string>> nvcc_command(const CompileCommand& command, c
                              "candidates with nvcc only",
                              compiler)};
   for (size_t i = first + 1; i < command.arguments.size(); ++i) {
-    const std::string& a = command.arguments[i];
-    std::string rsp;
-    if ((a == "--options-file" || a == "-optf") && i + 1 < command.arguments.size()) rsp = command.arguments[++i];
-    else if (starts_with(a, "--options-file=")) rsp = a.substr(15);
-    else if (starts_with(a, "-optf=")) rsp = a.substr(6);
-    else if (a.size() > 1 && a[0] == '@') rsp = a.substr(1);
+    std::string rsp = options_file_at(command.arguments, i);
     if (rsp.empty()) {
-      in.push_back(a);
+      in.push_back(command.arguments[i]);
       continue;
     }
     auto text = read_file(dir / rsp);
