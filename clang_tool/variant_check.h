@@ -1,9 +1,12 @@
 // The clang front end's check of a candidate before anything compiles it
-// (DESIGN.md section 4, "Variant"): the variant spliced into the kernel's
-// file and parsed as the kernel's own translation unit must keep every
-// device symbol, add only device helpers with internal linkage, no host
-// code, no other kernels, no device-side launches, and include nothing from
-// outside the project and the CUDA toolkit.
+// (DESIGN.md section 4, "Variant"; docs/CONTRACTS.md, "Variant"): the
+// variant's text holds no preprocessor directive but #pragma unroll and no
+// __CUDA_ARCH__ (variant_text.h); spliced into the kernel's file and parsed
+// as the kernel's own translation unit, it must keep every device symbol
+// and add only device helpers with internal linkage, types whose member
+// functions are device code, and constants with nothing to run: no host
+// code, no static initialisers, no other kernels, no device-side launches,
+// nothing the code after it would use (variant_decls.h).
 #ifndef STARK_CLANG_TOOL_VARIANT_CHECK_H
 #define STARK_CLANG_TOOL_VARIANT_CHECK_H
 
