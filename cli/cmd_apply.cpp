@@ -7,6 +7,8 @@
 
 #include "clang_tool/build_info.h"
 #include "clang_tool/nvcc_args.h"
+#include "clang_tool/toolchain.h"
+#include "clang_tool/variant_check.h"
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/console.h"
@@ -43,7 +45,9 @@ class ApplyCommand : public Command {
     sub->add_flag("--no-compile-check", no_check_, "Do not compile the rewritten sources for every arch first");
     sub->add_option("-j,--jobs", jobs_, "Compiles run in parallel (default: one per core)");
     sub->footer(
-        "\nOnly kernels whose status is \"improved\" are applied: each one's source replaces its range\n"
+        "\nOnly kernels whose status is \"improved\" are applied. Each one's variant passes the variant check\n"
+        "again first (the result folder is not trusted): one that fails stops the apply before any file is\n"
+        "written. Each variant's source replaces its range\n"
         "(annotation kept, a comment says where it came from), and a launch override is written into\n"
         "every launch site with that call's own argument expressions. Before anything is handed back,\n"
         "each translation unit involved is compiled with its own nvcc command for every arch the target\n"
@@ -68,6 +72,14 @@ class ApplyCommand : public Command {
     request.jobs = jobs_ > 0 ? jobs_ : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     request.note = [](const std::string& s) { print_note(s); };
     if (request.compile_check && !load_database(request)) return kExitFailed;
+    auto setup = locate_clang_setup();  // the variant check, which every variant passes again
+    if (!setup) {
+      print_error(setup.error().message);
+      return kExitFailed;
+    }
+    request.validator = [setup = *setup](const Manifest& m) {
+      return std::make_unique<ClangVariantValidator>(setup, m.source_root);
+    };
 
     auto report = rewriter::apply_result(request);
     if (!report) {

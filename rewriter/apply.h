@@ -15,6 +15,7 @@
 #include "rewriter/apply_plan.h"
 #include "rewriter/compile_check.h"
 #include "rewriter/inplace.h"
+#include "rewriter/variant_recheck.h"
 
 namespace stark::rewriter {
 
@@ -31,6 +32,7 @@ struct ApplyRequest {
   bool compile_check = true;
   CommandBuilder builder;                 // required when compile_check
   std::vector<CompileCommand> database;   // the local build's compile_commands.json: the check's only units and flags
+  ValidatorFactory validator;             // required: every variant is checked again first
   int jobs = 1;
   std::function<void(const std::string&)> note;  // progress lines for people
 };
@@ -48,8 +50,8 @@ struct ApplyReport {
 inline constexpr const char* kFragmentName = "stark-variants.cmake";
 
 /// Applies the result. An Error when nothing can be done at all (no result,
-/// no manifest, an output that cannot be written); refusals of single
-/// kernels are in the report.
+/// no manifest, a variant the check refuses, an output that cannot be
+/// written); refusals of single kernels are in the report.
 Expected<ApplyReport> apply_result(const ApplyRequest& request);
 
 }  // namespace stark::rewriter

@@ -8,6 +8,8 @@
 #include <regex>
 
 #include "clang_tool/build_info.h"
+#include "clang_tool/toolchain.h"
+#include "clang_tool/variant_check.h"
 #include "core/hash.h"
 #include "core/process.h"
 #include "rewriter/check_command.h"
@@ -304,9 +306,12 @@ TEST(Apply, CompileCheckBuildsEveryUnitForEveryArchAndRefusesWhatFails) {
   EXPECT_TRUE(good->plan.refused.empty());
   EXPECT_EQ(good->plan.kernels.size(), 2u);
 
-  // Broken variants: the header's (seen through the tree's include folder)
-  // and a .cu's. Each refuses its own kernel; clamp still applies.
-  auto bad_req = checked(result_dir("check_bad", m, edge_kernels("y[i] += a * x[i] +;", "alpha * undeclared[i]")),
+  // Variants that pass the variant check but not ptxas: the header's (seen
+  // through the tree's include folder) and a .cu's. Each refuses its own
+  // kernel; clamp still applies.
+  const std::string not_ptx = "asm volatile(\"stark_not_ptx;\");";
+  auto bad_req = checked(result_dir("check_bad", m, edge_kernels("{ y[i] += a * x[i]; " + not_ptx + " }",
+                                                                 "alpha * x[i]; " + not_ptx)),
                          ApplyMode::Patch, m);
   bad_req.only = {kScale, kAxpy, kClampF};
   auto bad = apply_result(bad_req);
@@ -316,10 +321,47 @@ TEST(Apply, CompileCheckBuildsEveryUnitForEveryArchAndRefusesWhatFails) {
   EXPECT_EQ(bad->failures[0].sm, "80");
   EXPECT_EQ(bad->failures[2].file, "src/scale.cu");
   EXPECT_EQ(bad->failures[2].sm, "80");
-  EXPECT_NE(bad->failures[2].log.find("undeclared"), std::string::npos) << bad->failures[2].log;
+  EXPECT_NE(bad->failures[2].log.find("stark_not_ptx"), std::string::npos) << bad->failures[2].log;
   EXPECT_EQ(refused_ids(*bad), (std::vector<std::string>{kScale, kAxpy}));
   ASSERT_EQ(bad->plan.kernels.size(), 1u);
   EXPECT_EQ(bad->plan.kernels[0].id, kClampF);
+}
+
+// A result folder is untrusted: each of these variants was once spliced into
+// the user's files. Every one stops the apply, naming the kernel, before
+// anything is written or compiled.
+TEST(Apply, RefusesAResultWhoseVariantIsMoreThanTheKernelAndItsHelpers) {
+  const std::string kernel = "[[stark::optimize]] __global__ void clamp(int n, float* x) {}\n";
+  const std::vector<std::pair<std::string, std::string>> hostile = {
+      {kernel + "#define cudaGetLastError() (system(\"id\"), cudaSuccess)\n",
+       "the preprocessor directive '#define cudaGetLastError()"},
+      {"static int on_host() { return system(\"id\"); }\n" + kernel, "'on_host' is host code"},
+      {"static __global__ void second(float* x) {}\n" + kernel, "adds the kernel 'second'"},
+      {"struct Boot { inline static int x = system(\"id\"); };\n" + kernel, "variable 'x' is host data"}};
+  auto [root, m] = edge_copy("hostile");
+  std::map<std::string, std::string> before;
+  for (const auto& [f, e] : m.files) before[f] = read(root / f);
+  for (size_t i = 0; i < hostile.size(); ++i) {
+    json kernels = edge_kernels();
+    for (auto& k : kernels)
+      if (k["id"] == kClampF) k["best"]["source"] = hostile[i].first;
+    fs::path dir = result_dir("hostile_" + std::to_string(i), m, kernels);
+    for (ApplyMode mode : {ApplyMode::Inplace, ApplyMode::Variants}) {
+      auto req = checked(dir, mode, edge_manifest());  // nvcc would compile it: it must not get there
+      req.output = dir / "out";
+      if (i > 0) req.only = {kClampF};  // the first shows valid kernels do not save the apply; the rest save time
+      auto r = apply_result(req);
+      ASSERT_FALSE(r) << hostile[i].first;
+      EXPECT_EQ(r.error().message.rfind(std::string(kClampF) + ": the result's variant is refused, nothing was applied: ",
+                                        0),
+                0u)
+          << r.error().message;
+      EXPECT_NE(r.error().message.find(hostile[i].second), std::string::npos) << r.error().message;
+      EXPECT_EQ(r.error().message.find('\n'), std::string::npos) << r.error().message;
+      EXPECT_FALSE(fs::exists(dir / "out"));
+    }
+  }
+  for (const auto& [f, text] : before) EXPECT_EQ(read(root / f), text) << f << " was written";
 }
 
 }  // namespace

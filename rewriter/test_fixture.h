@@ -11,6 +11,8 @@
 #include <string>
 
 #include "clang_tool/build_info.h"
+#include "clang_tool/toolchain.h"
+#include "clang_tool/variant_check.h"
 #include "core/file_io.h"
 #include "core/manifest.h"
 #include "core/result.h"
@@ -108,13 +110,25 @@ inline std::vector<CompileCommand> edge_database() {
   return db ? *db : std::vector<CompileCommand>{};
 }
 
-/// A request without the compile check, over the local build's database.
+/// The clang variant check over the edge project itself: the copies of
+/// edge_copy() keep its compile commands, so their kernels parse there.
+inline ValidatorFactory edge_validator() {
+  auto setup = locate_clang_setup();
+  EXPECT_TRUE(setup) << setup.error().message;
+  return [setup = setup ? *setup : ClangSetup{}, root = edge_manifest().source_root](const Manifest&) {
+    return std::make_unique<ClangVariantValidator>(setup, root);
+  };
+}
+
+/// A request without the compile check, over the local build's database,
+/// with the clang variant check.
 inline ApplyRequest request(const fs::path& dir, ApplyMode mode) {
   ApplyRequest r;
   r.result_dir = dir;
   r.mode = mode;
   r.compile_check = false;
   r.database = edge_database();
+  r.validator = edge_validator();
   return r;
 }
 
