@@ -56,7 +56,8 @@ Expected<PatchedSource> patch_kernel_file(const Kernel& kernel, const std::strin
   p.file = absolute_normal(root / kernel.file);
   auto original = read_file(p.file);
   if (!original) return original.error();
-  if (kernel.range.end > static_cast<int64_t>(original->size()) || kernel.range.begin > kernel.range.end)
+  if (kernel.range.begin < 0 || kernel.range.end > static_cast<int64_t>(original->size()) ||
+      kernel.range.begin > kernel.range.end)
     return Error{fmt::format("'{}' changed since it was scanned (the kernel's range is past its end)", kernel.file)};
   p.text = original->substr(0, kernel.range.begin) + source + original->substr(kernel.range.end);
   p.begin = kernel.range.begin;

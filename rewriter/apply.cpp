@@ -169,7 +169,10 @@ Expected<ApplyReport> apply_result(const ApplyRequest& request) {
   if (manifest->source_root.empty() || !fs::is_directory(manifest->source_root))
     return Error{fmt::format("the manifest's source root '{}' is not a folder on this machine", manifest->source_root)};
   if (!request.validator) return Error{"stark apply needs the variant check"};
-  if (auto ok = recheck_variants(*result, *manifest, request.only, *request.validator(*manifest)); !ok) return ok.error();
+  {
+    Manifest local = with_local_commands(*manifest, request.database);
+    if (auto ok = recheck_variants(*result, local, request.only, *request.validator(local)); !ok) return ok.error();
+  }
 
   if (request.mode == ApplyMode::Variants) {
     fs::path out = absolute_normal(request.output.empty() ? request.result_dir / "variants" : request.output);

@@ -17,12 +17,12 @@ namespace stark::rewriter {
 
 namespace fs = std::filesystem;
 
-namespace {
-
 fs::path unit_file(const CompileCommand& c) {
   fs::path dir = c.directory.empty() ? fs::current_path() : fs::path(c.directory);
   return absolute_normal(dir / c.file);
 }
+
+namespace {
 
 void add_unique(std::vector<std::string>& to, const std::vector<std::string>& items) {
   for (const auto& i : items)

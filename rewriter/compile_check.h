@@ -32,6 +32,9 @@ struct CheckUnit {
 /// and the unit of every launch-site source file. The manifest only says
 /// which files; how to compile them comes from the database alone. Kernels
 /// whose own unit is not in it are listed in `unchecked`.
+/// The absolute path of the unit a compile command compiles.
+std::filesystem::path unit_file(const CompileCommand& c);
+
 std::vector<CheckUnit> check_units(const ApplyPlan& plan, const Manifest& manifest,
                                    const std::vector<CompileCommand>& database, std::vector<std::string>& unchecked);
 

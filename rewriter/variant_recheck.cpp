@@ -3,28 +3,48 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
 
 #include "core/file_io.h"
 #include "core/hash.h"
 #include "core/paths.h"
+#include "rewriter/compile_check.h"
 
 namespace stark::rewriter {
 
 namespace {
 
-/// The file is inside the source root and holds what the scan saw: the
-/// variant is checked where it would go. Anything else the plan refuses,
-/// with its reason, before a byte is written.
-bool as_scanned(const Manifest& manifest, const std::string& rel) {
-  auto path = confine_path(manifest.source_root, rel);
+/// The kernel's file is inside the source root, holds what the scan saw,
+/// and its range fits it: the variant is checked where it would go.
+/// Anything else the plan refuses, with its reason, before a byte is written.
+bool as_scanned(const Manifest& manifest, const Kernel& kernel) {
+  auto path = confine_path(manifest.source_root, kernel.file);
   if (!path) return false;
-  auto entry = manifest.files.find(rel);
+  auto entry = manifest.files.find(kernel.file);
   auto text = read_file(*path);
-  return entry != manifest.files.end() && text && content_hash(*text) == entry->second.hash;
+  return entry != manifest.files.end() && text && content_hash(*text) == entry->second.hash &&
+         kernel.range.begin >= 0 && kernel.range.begin <= kernel.range.end &&
+         kernel.range.end <= static_cast<int64_t>(text->size());
 }
 
 }  // namespace
+
+Manifest with_local_commands(Manifest manifest, const std::vector<CompileCommand>& database) {
+  std::map<std::filesystem::path, const CompileCommand*> local;
+  for (const auto& c : database) local.emplace(unit_file(c), &c);
+  const std::filesystem::path root = absolute_normal(manifest.source_root);
+  for (auto& k : manifest.kernels) {
+    if (!k.compile) continue;
+    auto it = local.find(unit_file(*k.compile));
+    if (it == local.end()) it = local.find(absolute_normal(root / k.file));
+    if (it != local.end()) k.compile = *it->second;
+    // The compiler's path only tells the parse where the CUDA headers are:
+    // a bare name makes it take the local toolkit's.
+    if (!k.compile->arguments.empty()) k.compile->arguments[0] = "nvcc";
+  }
+  return manifest;
+}
 
 Expected<void> recheck_variants(const Result& result, const Manifest& manifest, const std::vector<std::string>& only,
                                 VariantValidator& validator) {
@@ -32,7 +52,7 @@ Expected<void> recheck_variants(const Result& result, const Manifest& manifest, 
     if (kr.status != KernelStatus::Improved || !kr.best) continue;
     if (!only.empty() && std::find(only.begin(), only.end(), kr.id) == only.end()) continue;
     const Kernel* kernel = manifest.find_kernel(kr.id);
-    if (!kernel || !as_scanned(manifest, kernel->file)) continue;  // the plan refuses it: nothing of it is written
+    if (!kernel || !as_scanned(manifest, *kernel)) continue;  // the plan refuses it: nothing of it is written
     Variant variant = *kr.best;
     variant.kernel = kr.id;
     if (auto ok = validator.validate(*kernel, variant); !ok) {
