@@ -304,9 +304,11 @@ bool Session::time_launches(Job& job) {
     in.keep = t.analysis->read_only;
     // Iterations where the candidate runs second (even ones), so its memory
     // can be read right after its timed launch.
-    std::set<int> spots;
+    std::vector<int> even;
     int first = r.timing.warmup + r.timing.warmup % 2, span = std::max(2, std::min(r.timing.min_runs, 16));
-    for (int k = 0; k < 3; ++k) spots.insert(first + 2 * static_cast<int>(pick() % static_cast<uint64_t>((span + 1) / 2)));
+    for (int it = first; it < first + span; it += 2) even.push_back(it);
+    std::shuffle(even.begin(), even.end(), pick);
+    std::set<int> spots(even.begin(), even.begin() + std::min<size_t>(3, even.size()));
     std::vector<double> tb, tv, medians;
     StopRule rule;
     rule.min_runs = r.timing.min_runs;
