@@ -32,23 +32,21 @@ int run_eval(EvalOptions o, const Printer& out) {
   if (o.evaluator.cache_dir.empty()) o.evaluator.cache_dir = default_cache(manifest->build_dir);
   // The variant is refused before nvcc reads it (what it includes or defines
   // never runs), and before anything needs a GPU.
-  if (o.validate && kernel->compile)
-    if (auto valid = o.validate(*kernel, *variant, manifest->source_root); !valid) {
-      Evaluation e;
-      e.kernel = kernel->id;
-      e.verdict = Verdict::Rejected;
-      e.reason = "variant_check: " + valid.error().message;
-      e.checks = {Check{"variant_check", false, valid.error().message}};
-      fmt::print("{}\n", nlohmann::json(e).dump(2));
-      out.note(verdict_line(e));
+  Evaluation e;
+  auto valid = o.validate && kernel->compile ? o.validate(*kernel, *variant, manifest->source_root) : Expected<void>{};
+  if (!valid) {
+    e.kernel = kernel->id;
+    e.verdict = Verdict::Rejected;
+    e.reason = "variant_check: " + valid.error().message;
+    e.checks = {Check{"variant_check", false, valid.error().message}};
+  } else {
+    GpuEvaluator evaluator(*manifest, o.evaluator);
+    if (!evaluator.gpu()) {
+      out.error(fmt::format("no CUDA GPU to evaluate on: {}", evaluator.no_gpu_reason()));
       return 1;
     }
-  GpuEvaluator evaluator(*manifest, o.evaluator);
-  if (!evaluator.gpu()) {
-    out.error(fmt::format("no CUDA GPU to evaluate on: {}", evaluator.no_gpu_reason()));
-    return 1;
+    e = evaluator.evaluate(*kernel, *variant);
   }
-  Evaluation e = evaluator.evaluate(*kernel, *variant);
   fmt::print("{}\n", nlohmann::json(e).dump(2));
   if (e.verdict == Verdict::Error) {
     out.error(e.reason);

@@ -169,8 +169,8 @@ Expected<Session::Analysis*> Session::analyse(Target& t, CUmodule bm, const std:
   for (size_t b = 0; b < n; ++b)
     a.before.push_back(a.unread.count(static_cast<int>(b)) ? std::string(t.replay->before(static_cast<int>(b)).size(), static_cast<char>(kPoison))
                                                            : t.replay->before(static_cast<int>(b)));
-  if (!r.other_sizes) a.no_other = "not run: the original itself faulted at a smaller size";
-  else if (auto ok = analyse_other_size(t, bm, a, r); !ok) return ok.error();
+  if (r.other_sizes)
+    if (auto ok = analyse_other_size(t, bm, a, r); !ok) return ok.error();
   return &(analyses_[key] = std::move(a));
 }
 

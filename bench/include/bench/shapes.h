@@ -1,7 +1,7 @@
 // The benchmark's problem sizes: the one place the tests, the vendor timing
 // program and the table writer (through bench_shapes' JSON) take them from.
 //
-// KernelBench level-1 shapes (../../../shared/kernelbench-l1-shapes.md) are
+// KernelBench level-1 shapes (KernelBench's own problem sizes) are
 // used where every buffer fits STARK's capture caps with room to spare; the
 // others are scaled, and `scale` says by how much the element count of the
 // largest tensor shrank (1 = KernelBench's own shape). README.md lists them.
