@@ -1,4 +1,4 @@
-// Dynamic context (DESIGN.md section 2): each role sees its own window of
+// Dynamic context (docs/design.md, "The method"): each role sees its own window of
 // the tree. Plan: node, root, children, top-r leaderboard. Code: node, root,
 // children, cousins. Debug: node, root, siblings.
 #ifndef STARK_AGENTS_CONTEXT_WINDOWS_H

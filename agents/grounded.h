@@ -1,4 +1,4 @@
-// Grounded instructions (DESIGN.md section 2): the plan role returns the
+// Grounded instructions (docs/design.md, "The method"): the plan role returns the
 // current kernel with markers around the exact code to change,
 //
 //   /*STARK_SPAN 1: load four floats per thread with float4*/

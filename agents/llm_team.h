@@ -12,7 +12,7 @@
 
 namespace stark {
 
-/// Temperatures of DESIGN.md section 2: a creative planner, careful coders.
+/// Temperatures of docs/design.md ("The method"): a creative planner, careful coders.
 struct LlmTeamOptions {
   std::string backend;  // for result.json
   std::string model;

@@ -1,4 +1,4 @@
-// The strategic search of one kernel (DESIGN.md section 2): select a node,
+// The strategic search of one kernel (docs/design.md, "The method"): select a node,
 // expand it with the team (plan+code for healthy nodes, debug for failed
 // ones), validate and evaluate the candidate, add it to the tree, repeat
 // until the budget is spent. Several expansions run at once; results are

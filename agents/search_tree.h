@@ -1,4 +1,4 @@
-// The search tree of one kernel (DESIGN.md section 2): the original kernel at
+// The search tree of one kernel (docs/design.md, "The method"): the original kernel at
 // the root, every evaluated candidate a node under the node it was derived
 // from. Pure data and queries; selection lives in selection.h.
 #ifndef STARK_AGENTS_SEARCH_TREE_H

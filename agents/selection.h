@@ -11,7 +11,8 @@
 
 namespace stark {
 
-/// The knobs of DESIGN.md section 2, with the paper's values.
+/// The knobs of the search (docs/design.md, "The search"); the defaults are
+/// the paper's values.
 struct SelectionRules {
   int n_root = 5;         // the root may have at most this many children
   int n_child = 3;        // a node with more children than this, all failed, is pruned

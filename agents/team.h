@@ -1,6 +1,6 @@
 // The three roles of the STARK method (plan, code, debug) behind one
 // interface, so the LLM team and the built-in expert run in the same search.
-// Each role gets its own window of the tree (DESIGN.md section 2).
+// Each role gets its own window of the tree (docs/design.md, "The method").
 #ifndef STARK_AGENTS_TEAM_H
 #define STARK_AGENTS_TEAM_H
 

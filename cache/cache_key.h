@@ -1,4 +1,4 @@
-// The key of the result cache (issue 9): a hash of everything that can change
+// The key of the result cache: a hash of everything that can change
 // what a search finds for a kernel. Two runs with equal keys would search the
 // same kernel, compiled the same way, on the same GPU model and software,
 // with the same team, budget, tolerances and inputs.

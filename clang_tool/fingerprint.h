@@ -1,5 +1,5 @@
 // The fingerprint of a kernel: one hash of everything the compiler reads to
-// build it (issue 9). Two scans give the same fingerprint exactly when the
+// build it. Two scans give the same fingerprint exactly when the
 // kernel's meaning cannot have changed, so the result cache keys on it.
 //
 // What goes in: the kernel's text and, transitively, the text of every

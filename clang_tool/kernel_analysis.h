@@ -1,5 +1,5 @@
-// The analysis API the built-in expert plans with (DESIGN.md section 3:
-// "kernel analysis for the built-in expert"). Clang parses a kernel's source
+// The analysis API the built-in expert plans with (docs/builtin-expert.md).
+// Clang parses a kernel's source
 // (the original or a candidate) inside its translation unit and this reduces
 // the AST to plain facts: how threads index, which guards and loops there
 // are, what memory is read and written with which index, which atomics and

@@ -15,7 +15,7 @@ namespace stark {
 
 /// Mangles kernels for the device side, also during a host-side parse:
 /// GlobalDecl(fd, KernelReferenceKind::Kernel), not the host stub's name
-/// (DESIGN.md section 5). extern "C" kernels keep their plain name.
+/// (docs/machine-facts.md). extern "C" kernels keep their plain name.
 class KernelMangler {
  public:
   explicit KernelMangler(clang::ASTContext& context);

@@ -1,6 +1,6 @@
 // Turning an nvcc command line into the clang driver command that parses the
 // same translation unit (host side), and reading the GPU archs it targets.
-// DESIGN.md section 5 lists the quirks this handles. No clang headers here.
+// docs/machine-facts.md lists the quirks this handles. No clang headers here.
 #ifndef STARK_CLANG_TOOL_NVCC_ARGS_H
 #define STARK_CLANG_TOOL_NVCC_ARGS_H
 

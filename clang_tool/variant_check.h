@@ -1,5 +1,5 @@
 // The clang front end's check of a candidate before anything compiles it
-// (DESIGN.md section 4, "Variant"; docs/CONTRACTS.md, "Variant"): the
+// (docs/CONTRACTS.md, "Variant"): the
 // variant's text holds no preprocessor directive but #pragma unroll and no
 // __CUDA_ARCH__ (variant_text.h); spliced into the kernel's file and parsed
 // as the kernel's own translation unit, it must keep every device symbol

@@ -9,7 +9,7 @@
 
 namespace stark::cli {
 
-/// Exit codes of DESIGN.md section 4.
+/// Exit codes of docs/CONTRACTS.md.
 enum ExitCode { kExitOk = 0, kExitFailed = 1, kExitUsage = 2 };
 
 /// A subcommand: declares its options on its CLI11 sub-app, then runs.

@@ -17,7 +17,7 @@ inline constexpr const char* kEvaluationSchema = "stark.evaluation/1";
 
 enum class Verdict { Accepted, Rejected, Error };
 
-/// One guard of DESIGN.md section 6. ok = nullopt: the guard could not run
+/// One guard of docs/design.md ("What a speedup must survive"). ok = nullopt: the guard could not run
 /// (say why in detail): a report must show it, never count it as passed.
 struct Check {
   std::string name;

@@ -1,5 +1,5 @@
 // The small integer expression language of launch overrides and annotation
-// keys (DESIGN.md section 4): names, integer literals, + - * / %, parentheses,
+// keys (docs/CONTRACTS.md): names, integer literals, + - * / %, parentheses,
 // min, max, ceil_div. The evaluator computes launch shapes from captured
 // values with it; the rewriter and the validators check names with it.
 #ifndef STARK_CORE_LAUNCH_EXPR_H

@@ -1,4 +1,4 @@
-// The names a launch override may use (DESIGN.md section 4): the kernel's
+// The names a launch override may use (docs/CONTRACTS.md): the kernel's
 // parameter names (fields of by-value structs as p.n), the original launch
 // as grid.x..block.z and shmem, literals, + - * / %, min, max, ceil_div.
 #ifndef STARK_CORE_LAUNCH_OVERRIDE_CHECK_H

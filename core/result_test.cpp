@@ -9,7 +9,7 @@ namespace stark {
 namespace {
 
 TEST(Result, HandWrittenMinimalResultLoads) {
-  // Only the fields DESIGN.md requires: a hand-written result must work.
+  // Only the fields docs/CONTRACTS.md lists for a result: a hand-written result must work.
   auto j = nlohmann::json::parse(R"({
     "schema": "stark.result/1", "source_root": "/p", "manifest": "/p/build/m.json",
     "kernels": [{"id": "a.cu:k", "status": "improved", "tree": [],

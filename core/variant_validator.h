@@ -1,5 +1,5 @@
 // The check every candidate passes before anything compiles it: is it a
-// variant as DESIGN.md section 4 defines one (same device symbols, device
+// variant as docs/CONTRACTS.md defines one (same device symbols, device
 // helpers only, no host code, no foreign includes)? Implemented with the
 // clang front end (clang_tool/variant_check.h); the search sees only this.
 #ifndef STARK_CORE_VARIANT_VALIDATOR_H

@@ -1,4 +1,4 @@
-// Incremental runs end to end on real parses (issue 9): scan
+// Incremental runs end to end on real parses: scan
 // tests/projects/incremental with clang, run the pipeline with the result
 // cache (simulated GPU and team, the real clang variant check on cached
 // winners), edit one thing, scan again: exactly the kernels that depend on

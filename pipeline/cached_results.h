@@ -1,4 +1,4 @@
-// The result cache as `stark optimize` uses it (issue 9): each kernel's key
+// The result cache as `stark optimize` uses it: each kernel's key
 // in this run, reuse of an entry only after it passed the checks a model's
 // reply gets and one evaluation on today's captures, and storing what a
 // finished search found.

@@ -49,7 +49,7 @@ struct OptimizeOptions {
   std::optional<double> max_cost_usd;           // over the whole run
   std::optional<double> kernel_time_limit_s;    // per kernel
   bool fresh = false;                 // ignore saved search states
-  CacheSettings cache;                // the result cache (issue 9); off by default
+  CacheSettings cache;                // the result cache; off by default
 };
 
 /// Callbacks for progress displays; all optional.

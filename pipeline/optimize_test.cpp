@@ -175,7 +175,7 @@ TEST(Optimize, ASecondRunResumesTheSavedSearch) {
   EXPECT_EQ(a->kernels[0].tree, b->kernels[0].tree);
 }
 
-// --- the result cache (issue 9) ------------------------------------------------
+// --- the result cache ------------------------------------------------
 
 /// A result cache in the project folder; each run writes its own result dir.
 struct Cached {

@@ -1,6 +1,6 @@
 // Deterministic stand-ins for the search's collaborators, for tests that
-// check the search itself (DESIGN.md: "a test of determinism uses a
-// simulated evaluator"). The real team and evaluator have their own tests.
+// check the search itself (docs/design.md, "Determinism": measured
+// times are noisy, so determinism is tested on simulated verdicts). The real team and evaluator have their own tests.
 #ifndef STARK_AGENTS_TESTING_SIMULATED_H
 #define STARK_AGENTS_TESTING_SIMULATED_H
 

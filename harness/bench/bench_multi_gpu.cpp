@@ -1,5 +1,5 @@
 // Benchmark: evaluations per minute with 1, 2, ... GPUs on the same candidate
-// set (issue 10: scale-out). For every GPU count asked for, one GpuEvaluator
+// set (scale-out). For every GPU count asked for, one GpuEvaluator
 // with that many local workers (one per GPU, pinned with CUDA_VISIBLE_DEVICES)
 // judges the same candidates from 4 client threads per GPU. The compile cache
 // is warmed first, so the figures measure the GPU side (replay, checks,

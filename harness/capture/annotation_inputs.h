@@ -1,5 +1,5 @@
 // Inputs for a kernel no test launches: a capture built from its annotation
-// (DESIGN.md section 4): scalars from `args`, buffer sizes from `buffers`
+// (docs/CONTRACTS.md): scalars from `args`, buffer sizes from `buffers`
 // (element counts over the scalars), the launch from `grid`, `block` and
 // `shmem`. Buffers hold seeded random data; there is no captured result, so
 // the original kernel's own output on these inputs is the reference.

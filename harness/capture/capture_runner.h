@@ -37,7 +37,7 @@ struct CaptureOptions {
   std::vector<std::string> command;
 };
 
-/// Runs the capture; returns the exit code of DESIGN.md section 4 (0, or 1
+/// Runs the capture; returns the exit code of docs/CONTRACTS.md (0, or 1
 /// when nothing usable was recorded, the command failed, or there is no GPU).
 int run_capture(const Manifest& manifest, CaptureOptions options, const Printer& out);
 

@@ -233,7 +233,7 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
   if (!variant.kernel.empty() && variant.kernel != kernel.id)
     return verdict_error(fmt::format("the variant is for kernel {}, not {}", variant.kernel, kernel.id));
 
-  // Launch override: the expression language of DESIGN.md section 4.
+  // Launch override: the expression language of docs/CONTRACTS.md.
   std::set<std::string> names = {"grid.x", "grid.y", "grid.z", "block.x", "block.y", "block.z", "shmem"};
   std::set<std::string> records;
   for (const auto& p : kernel.params) {

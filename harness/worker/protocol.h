@@ -120,7 +120,7 @@ void from_json(const nlohmann::json& j, EvaluateRequest& r);
 void to_json(nlohmann::json& j, const EvaluateReply& r);
 void from_json(const nlohmann::json& j, EvaluateReply& r);
 
-// Names of the checks the worker runs (DESIGN.md section 6); the evaluator adds its own.
+// Names of the checks the worker runs (docs/design.md, "What a speedup must survive"); the evaluator adds its own.
 namespace check {
 inline constexpr const char* kBaselineReplay = "baseline_replay";    // the original reproduces each capture
 inline constexpr const char* kLaunch = "launch";                     // the override is a valid launch

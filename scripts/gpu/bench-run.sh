@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU-machine benchmark run (issue 8): builds bench/, measures the roofline,
+# GPU-machine benchmark run: builds bench/, measures the roofline,
 # the vendor libraries and torch eager on the benchmark shapes, captures the
 # benchmark launches, runs `stark optimize` (built-in expert, fixed budget)
 # kernel by kernel, and writes the table (bench/README.md explains it).

@@ -46,7 +46,7 @@ run() { "$@" || { echo "FAILED ($?): $*"; status=1; }; }
     echo "optimize-run: OPT_ONLY: stopped after the first optimize"
     exit $status
   fi
-  step "incremental run (issue 9): the same optimize again, nothing changed: no search, every kernel a cache hit"
+  step "incremental run: the same optimize again, nothing changed: no search, every kernel a cache hit"
   # Later runs reuse the captures of the first (no test command after --).
   again() {  # $1: result folder; prints the wall time and each kernel's cache state
     local t0=$(date +%s.%N)

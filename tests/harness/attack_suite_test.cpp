@@ -1,4 +1,4 @@
-// DESIGN.md section 6 on a real GPU: every attack variant under
+// docs/design.md ("What a speedup must survive") on a real GPU: every attack variant under
 // tests/harness/variants/ must be rejected with the reason its header names,
 // and every legitimate variant accepted. A variant file starts with comments:
 //   // expect: accepted [faster]   or   // expect: rejected <check>[|<check>...]

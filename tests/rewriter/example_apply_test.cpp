@@ -3,8 +3,8 @@
 // kernels (nnops_kernels.json: a kernel template in a header launched from
 // two units, a cudaLaunchKernel site, a 3-D launch override, dynamic shared
 // memory), then applied in each mode and built with nvcc. On the GPU
-// machine the same build passes the example's own tests (see the report of
-// issue 6); here the test binary skips without a device.
+// machine the same build passes the example's own tests (docs/gpu-runs/);
+// here the test binary skips without a device.
 #include <gtest/gtest.h>
 
 #include "core/file_io.h"

@@ -1,5 +1,5 @@
 // A scratch copy of tests/projects/incremental for the incremental-run tests
-// (issue 9): the compile commands a build of it would have, and edits that
+//: the compile commands a build of it would have, and edits that
 // must each change exactly the kernels depending on what they touch.
 #ifndef STARK_TESTS_SUPPORT_INCREMENTAL_PROJECT_H
 #define STARK_TESTS_SUPPORT_INCREMENTAL_PROJECT_H

@@ -1,5 +1,5 @@
 // Test support: the kernel symbols nvcc really produces for a translation
-// unit, read the way DESIGN.md prescribes (nvcc -cubin, then readelf -sW).
+// unit, read the way docs/machine-facts.md describes (nvcc -cubin, then readelf -sW).
 #ifndef STARK_TESTS_SUPPORT_NVCC_SYMBOLS_H
 #define STARK_TESTS_SUPPORT_NVCC_SYMBOLS_H
 
