@@ -14,7 +14,7 @@
 
 namespace stark::report {
 
-/// Speedups above this are shown with a request for a second look (DESIGN.md section 6).
+/// Speedups above this are shown with a request for a second look (docs/design.md, "What a speedup must survive").
 inline constexpr double kSecondLookSpeedup = 10.0;
 
 /// "412 µs", "1.24 ms", "3.10 s": three significant digits. "—" for nullopt.
