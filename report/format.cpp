@@ -57,6 +57,8 @@ std::string format_backend(const BackendInfo& b) {
   return b.model.empty() ? b.name : b.name + " " + b.model;
 }
 
+bool uses_llm(const BackendInfo& b) { return !b.name.empty() && b.name != "builtin"; }
+
 CheckSummary summarize_checks(const std::vector<Check>& checks) {
   CheckSummary s;
   for (const auto& c : checks) {

@@ -29,6 +29,9 @@ std::string format_cost(std::optional<double> usd);
 std::string format_gpu(const std::optional<GpuInfo>& gpu);
 /// "anthropic claude-sonnet-4", "builtin".
 std::string format_backend(const BackendInfo& b);
+/// True when the backend's roles are played by a model that spends tokens
+/// (every backend but the built-in expert).
+bool uses_llm(const BackendInfo& b);
 
 /// The checks of a kernel, split the way a reviewer reads them.
 struct CheckSummary {

@@ -82,7 +82,8 @@ std::string cards(const ReportInput& in) {
   out += card("hero", fmt::format("{} / {}", t.improved, t.kernels), "kernels faster");
   out += card("hero", format_speedup(t.geomean_speedup), "geometric mean speedup");
   out += card("", fmt::format("{}", t.attempts), "attempts evaluated");
-  out += card("", format_count(t.tokens) + (t.cost_usd ? " · " + format_cost(t.cost_usd) : ""), "LLM tokens · cost");
+  if (uses_llm(in.result.backend))
+    out += card("", format_count(t.tokens) + (t.cost_usd ? " · " + format_cost(t.cost_usd) : ""), "LLM tokens · cost");
   return out + "</div>";
 }
 
@@ -90,10 +91,12 @@ std::string summary_table(const ReportInput& in) {
   double top = 1;
   for (const auto& kr : in.kernels)
     if (kr.result.speedup) top = std::max(top, *kr.result.speedup);
+  const bool llm = uses_llm(in.result.backend);
   std::string out =
       "<div class=\"card\"><table class=\"summary\"><thead><tr><th>Kernel</th><th>Status</th><th "
       "class=\"num\">Baseline</th><th class=\"num\">Best</th><th class=\"num\">Speedup</th><th "
-      "class=\"num\">Attempts</th><th class=\"num\">Tokens</th><th class=\"num\">Cost</th></tr></thead><tbody>";
+      "class=\"num\">Attempts</th>";
+  out += llm ? "<th class=\"num\">Tokens</th><th class=\"num\">Cost</th></tr></thead><tbody>" : "</tr></thead><tbody>";
   for (size_t i = 0; i < in.kernels.size(); ++i) {
     const KernelResult& k = in.kernels[i].result;
     std::string speed = esc(format_speedup(k.speedup));
@@ -102,11 +105,13 @@ std::string summary_table(const ReportInput& in) {
                           8 + 72 * std::log(*k.speedup) / std::log(std::max(top, 1.01)));
     out += fmt::format(
         "<tr><td><a href=\"#k{}\"><code>{}</code></a></td><td><span class=\"badge {}\">{}</span></td><td "
-        "class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td "
-        "class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
+        "class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>",
         i, esc(short_name(k.id)), to_string(k.status), esc(status_label(k.status)), esc(format_time_us(k.baseline_us)),
-        esc(format_time_us(k.best_us)), speed, k.attempts, esc(format_count(k.tokens.prompt + k.tokens.completion)),
-        esc(format_cost(k.cost_usd)));
+        esc(format_time_us(k.best_us)), speed, k.attempts);
+    if (llm)
+      out += fmt::format("<td class=\"num\">{}</td><td class=\"num\">{}</td>",
+                         esc(format_count(k.tokens.prompt + k.tokens.completion)), esc(format_cost(k.cost_usd)));
+    out += "</tr>";
   }
   return out + "</tbody></table></div>";
 }
@@ -142,7 +147,7 @@ std::string legend(const TreeView& view) {
   return out;
 }
 
-std::string kernel_section(const KernelReport& kr, const TreeView& view, int index) {
+std::string kernel_section(const KernelReport& kr, const TreeView& view, int index, bool llm) {
   const KernelResult& k = kr.result;
   bool improved = k.status == KernelStatus::Improved;
   std::string out = fmt::format("<section class=\"kernel\" id=\"k{}\"><div class=\"card\"><div class=\"khead\">", index);
@@ -160,9 +165,11 @@ std::string kernel_section(const KernelReport& kr, const TreeView& view, int ind
     return "<div><span class=\"k\">" + esc(key) + "</span><span class=\"v\">" + esc(v) + "</span></div>";
   };
   out += fact("baseline", format_time_us(k.baseline_us)) + fact("best", format_time_us(k.best_us)) +
-         fact("attempts", fmt::format("{}", k.attempts)) +
-         fact("tokens in / out", format_count(k.tokens.prompt) + " / " + format_count(k.tokens.completion)) +
-         fact("cost", format_cost(k.cost_usd)) + fact("cache", to_string(k.cache));
+         fact("attempts", fmt::format("{}", k.attempts));
+  if (llm)
+    out += fact("tokens in / out", format_count(k.tokens.prompt) + " / " + format_count(k.tokens.completion)) +
+           fact("cost", format_cost(k.cost_usd));
+  out += fact("cache", to_string(k.cache));
   out += "</div>";
 
   out += checks_html(k);
@@ -221,7 +228,7 @@ std::string render_html(const ReportInput& in, const HtmlOptions& options) {
   out += fmt::format("<title>STARK report: {} of {} kernels faster</title>", t.improved, t.kernels);
   out += "<style>" + std::string(kHtmlStyle) + "</style></head><body>";
   out += header(in) + "<main>" + cards(in) + summary_table(in);
-  for (size_t i = 0; i < in.kernels.size(); ++i) out += kernel_section(in.kernels[i], views[i], static_cast<int>(i));
+  for (size_t i = 0; i < in.kernels.size(); ++i) out += kernel_section(in.kernels[i], views[i], static_cast<int>(i), uses_llm(in.result.backend));
   if (!in.warnings.empty()) {
     out += "<div class=\"warnings\">";
     for (const auto& w : in.warnings) out += "<div class=\"callout\"><b>Warning:</b>" + esc(w) + "</div>";

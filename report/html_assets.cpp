@@ -110,6 +110,7 @@ svg .best-line { fill: none; stroke: var(--accent); stroke-width: 2; opacity: .8
 svg .mark { cursor: pointer; outline: none; }
 svg .mark circle { fill: var(--good); stroke: #fff; stroke-width: 1.5; }
 svg .mark.winner circle { fill: var(--accent); stroke: var(--gold); stroke-width: 3; }
+svg .mark circle.untimed { fill: none; stroke: var(--muted); stroke-width: 2; }
 svg .mark path { stroke: var(--bad); stroke-width: 2; fill: none; stroke-linecap: round; }
 svg .mark.st-rejected path { stroke: var(--warn); }
 svg .mark.st-invalid path { stroke: var(--invalid); }

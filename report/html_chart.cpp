@@ -74,8 +74,13 @@ std::string runtime_chart_svg(const KernelResult& k, const TreeView& view, int k
                          kH - kBottom + 16, i + 1);
   svg += fmt::format("<text class=\"axis\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">attempt</text>",
                      kLeft + plot_w / 2, kH - 4);
-  svg += fmt::format("<text class=\"axis band\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" dy=\"0.32em\">failed</text>",
-                     kLeft - 6, kTop - 20);
+  // Attempts without a time sit in a band above the plot: crosses for those
+  // that failed, open circles for those that compiled with no GPU to time them.
+  bool failed = false, untimed = false;
+  for (const auto* a : attempts)
+    if (!is_accepted(*a)) (a->status == "untimed" ? untimed : failed) = true;
+  svg += fmt::format("<text class=\"axis band\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" dy=\"0.32em\">{}</text>",
+                     kLeft - 6, kTop - 20, failed && untimed ? "failed · untimed" : untimed ? "untimed" : "failed");
   if (baseline)  // labelled in the legend beside the chart, where no mark can cover it
     svg += fmt::format("<line class=\"baseline\" x1=\"{0:.1f}\" x2=\"{1:.1f}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\"/>",
                        kLeft, kW - kRight, Y(*baseline));
@@ -105,6 +110,8 @@ std::string runtime_chart_svg(const KernelResult& k, const TreeView& view, int k
     if (is_accepted(n))
       svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\"/>", X(i), Y(std::min(*n.time_us, ymax)),
                          winner ? 6 : 4);
+    else if (n.status == "untimed")
+      svg += fmt::format("<circle class=\"untimed\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\"/>", X(i), kTop - 20);
     else
       svg += fmt::format("<path d=\"M{0:.1f},{1:.1f} l7,7 m0,-7 l-7,7\"/>", X(i) - 3.5, kTop - 23.5);
     svg += "</g>";

@@ -55,6 +55,21 @@ TEST(Html, DrawsTheTreeTheChartAndTheDiff) {
             std::string::npos);
 }
 
+TEST(Html, TheBuiltInExpertHasNoTokensAndUntimedAttemptsAreNotDrawnAsFailed) {
+  auto in = load_test_input();
+  in.result.backend = {"builtin", ""};
+  for (auto& n : in.kernels[0].result.tree)
+    if (n.parent && n.status != "accepted") n.status = "untimed";
+  auto html = render_html(in);
+  EXPECT_EQ(html.find("LLM tokens"), std::string::npos);
+  EXPECT_EQ(html.find(">Tokens</th>"), std::string::npos);
+  EXPECT_EQ(html.find("tokens in / out"), std::string::npos);
+  EXPECT_NE(html.find("<circle class=\"untimed\""), std::string::npos);
+  EXPECT_NE(html.find("dy=\"0.32em\">untimed</text>"), std::string::npos);
+  // Kernel 1 still has failed attempts: its band says so.
+  EXPECT_NE(html.find("dy=\"0.32em\">failed</text>"), std::string::npos);
+}
+
 TEST(Html, TextFromTheResultIsEscapedEverywhere) {
   auto in = load_test_input();
   auto& node = in.kernels[0].result.tree[5];

@@ -15,7 +15,9 @@ namespace stark::report {
 namespace {
 
 /// Plain text safe in Markdown (and in a table cell): ASCII punctuation that
-/// Markdown or HTML would interpret is backslash-escaped, newlines become spaces.
+/// Markdown or HTML would interpret is backslash-escaped, newlines become
+/// spaces, and an '@' gets a zero-width space after it so that no text from
+/// a result notifies a GitHub user or team.
 std::string text(std::string_view s) {
   std::string out;
   for (char c : s) {
@@ -23,8 +25,31 @@ std::string text(std::string_view s) {
       out += ' ';
       continue;
     }
-    if (std::string_view("\\`*_[]<>|#~").find(c) != std::string_view::npos) out += '\\';
+    if (c == '@') {
+      out += "@&#8203;";
+      continue;
+    }
+    if (std::string_view("\\`*_[]<>|#~&!").find(c) != std::string_view::npos) out += '\\';
     out += c;
+  }
+  return out;
+}
+
+/// Text inside an HTML element (the <summary> of a folded diff), where
+/// Markdown escapes do not apply.
+std::string html_text(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '@': out += "@&#8203;"; break;
+      case '\n':
+      case '\r': out += ' '; break;
+      default: out += c;
+    }
   }
   return out;
 }
@@ -164,7 +189,7 @@ std::string kernel_section(const KernelReport& kr, bool with_diff) {
     for (const auto& note : kr.change->notes) out += "_" + text(note) + "_  \n";
     if (with_diff && !kr.change->diff.empty()) {
       std::set<std::string> files;
-      for (const auto& e : kr.change->edits) files.insert(e.file);
+      for (const auto& e : kr.change->edits) files.insert(html_text(e.file));
       out += fmt::format("\n<details><summary>Diff: {} (+{} −{})</summary>\n\n{}\n</details>\n",
                          join(std::vector<std::string>(files.begin(), files.end()), ", "), kr.change->added,
                          kr.change->removed, code_block("diff", kr.change->diff));
@@ -186,20 +211,25 @@ std::string render(const ReportInput& in, const MarkdownOptions& options, const 
   out += fmt::format("## ⚡ STARK: {} of {} kernel{} faster", t.improved, t.kernels, t.kernels == 1 ? "" : "s");
   if (t.geomean_speedup && t.improved > 1) out += fmt::format(" (geometric mean {})", format_speedup(t.geomean_speedup));
   out += "\n\n";
+  // The built-in expert spends no tokens: no columns of zeros for it.
+  const bool llm = uses_llm(r.backend);
   std::vector<std::string> facts = {"Measured on **" + text(format_gpu(r.gpu)) + "**",
                                     "backend " + text(format_backend(r.backend)), fmt::format("seed {}", r.seed),
-                                    fmt::format("{} attempts", t.attempts),
-                                    fmt::format("{} tokens", format_count(t.tokens))};
-  if (t.cost_usd) facts.push_back(format_cost(t.cost_usd));
+                                    fmt::format("{} attempts", t.attempts)};
+  if (llm) facts.push_back(fmt::format("{} tokens", format_count(t.tokens)));
+  if (llm && t.cost_usd) facts.push_back(format_cost(t.cost_usd));
   out += join(facts, " · ") + "\n\n";
 
-  out += "| Kernel | Status | Baseline | Best | Speedup | Attempts | Tokens | Cost |\n";
-  out += "| :-- | :-- | --: | --: | --: | --: | --: | --: |\n";
+  out += llm ? "| Kernel | Status | Baseline | Best | Speedup | Attempts | Tokens | Cost |\n"
+               "| :-- | :-- | --: | --: | --: | --: | --: | --: |\n"
+             : "| Kernel | Status | Baseline | Best | Speedup | Attempts |\n"
+               "| :-- | :-- | --: | --: | --: | --: |\n";
   for (const auto& kr : in.kernels) {
     const KernelResult& k = kr.result;
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", code(short_name(k.id)), status_cell(k),
-                       format_time_us(k.baseline_us), format_time_us(k.best_us), speedup_cell(k), k.attempts,
-                       format_count(k.tokens.prompt + k.tokens.completion), format_cost(k.cost_usd));
+    out += fmt::format("| {} | {} | {} | {} | {} | {} |", code(short_name(k.id)), status_cell(k),
+                       format_time_us(k.baseline_us), format_time_us(k.best_us), speedup_cell(k), k.attempts);
+    if (llm) out += fmt::format(" {} | {} |", format_count(k.tokens.prompt + k.tokens.completion), format_cost(k.cost_usd));
+    out += "\n";
   }
 
   for (size_t i = 0; i < in.kernels.size(); ++i)

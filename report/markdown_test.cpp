@@ -93,5 +93,29 @@ TEST(Markdown, TextFromTheResultCannotBreakTheTableOrInjectHtml) {
   EXPECT_TRUE(has(md, "````diff\n")) << "a longer fence than any run of backticks in the diff";
 }
 
+TEST(Markdown, NoTokenOrCostColumnsForTheBuiltInExpert) {
+  auto in = load_test_input();
+  in.result.backend = {"builtin", ""};
+  auto md = render_markdown(in);
+  EXPECT_TRUE(has(md, "| Kernel | Status | Baseline | Best | Speedup | Attempts |\n")) << md;
+  EXPECT_TRUE(has(md, "| `saxpy` | ✅ improved | 412 µs | 224 µs | **1.84×** | 29 |\n")) << md;
+  EXPECT_FALSE(has(md, "tokens")) << md;
+  EXPECT_FALSE(has(md, "$")) << md;
+}
+
+TEST(Markdown, ResultTextMentionsNobodyAndFileNamesCannotLeaveTheSummary) {
+  auto in = load_test_input();
+  in.kernels[0].result.assumptions = {"ping @octocat and @org/team"};
+  ASSERT_FALSE(in.kernels[0].change->edits.empty());
+  for (auto& e : in.kernels[0].change->edits) e.file = "src/</summary><h1>x</h1><img src=https://evil/p.png>@a.cu";
+  auto md = render_markdown(in);
+  EXPECT_TRUE(has(md, "ping @&#8203;octocat and @&#8203;org/team")) << md;
+  EXPECT_TRUE(has(md, "<summary>Diff: src/&lt;/summary&gt;&lt;h1&gt;x&lt;/h1&gt;&lt;img src=https://evil/p.png&gt;"
+                      "@&#8203;a.cu (+"))
+      << md;
+  EXPECT_FALSE(has(md, "<h1>")) << md;
+  EXPECT_FALSE(has(md, "<img")) << md;
+}
+
 }  // namespace
 }  // namespace stark::report
