@@ -211,7 +211,10 @@ std::vector<std::string> clang_arguments(const CompileCommand& c, const ClangSet
                                   "-resource-dir=" + setup.resource_dir.string(),
                                   "-Wno-unknown-cuda-version",
                                   "-w",
-                                  "-ferror-limit=20"};
+                                  "-ferror-limit=20",
+                                  // before the unit's own forced includes, which may call min/max
+                                  "-include",
+                                  (setup.stub_dir / kNvccCompatHeader).string()};
   Translator t(c.directory, c.file);
   t.add(c.arguments, 1);
   auto kept = t.result();

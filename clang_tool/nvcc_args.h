@@ -15,8 +15,12 @@ namespace stark {
 /// Where clang finds what it needs to parse CUDA 13 code.
 struct ClangSetup {
   std::filesystem::path resource_dir;  // clang's builtin headers (with cuda_wrappers)
-  std::filesystem::path stub_dir;      // headers CUDA 13 dropped that clang 19 includes
+  std::filesystem::path stub_dir;      // headers CUDA 13 dropped that clang 19 includes, and the compat header
 };
+
+/// In stub_dir: what nvcc's headers give host code and clang's do not
+/// (host min/max); every parse includes it first.
+inline constexpr const char* kNvccCompatHeader = "stark_nvcc_compat.h";
 
 /// The real-architecture numbers ("90", "80", "100a") the command compiles for,
 /// from -arch, -gencode, --generate-code and --gpu-architecture; CMake's

@@ -61,6 +61,7 @@ TEST(ClangArguments, TranslatesCMakeNvccCommand) {
   EXPECT_TRUE(has(out, "-Wno-unknown-cuda-version"));
   EXPECT_TRUE(has_pair(out, "-isystem", "/opt/cuda/include/cccl"));
   EXPECT_TRUE(has_pair(out, "-isystem", "/stubs"));
+  EXPECT_TRUE(has_pair(out, "-include", "/stubs/stark_nvcc_compat.h"));
   EXPECT_TRUE(has_pair(out, "-I", "/s/include"));
   EXPECT_TRUE(has_pair(out, "-I", "/b/gen"));  // relative to the command's directory
   EXPECT_TRUE(has_pair(out, "-isystem", "/sys/inc"));

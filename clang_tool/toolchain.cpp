@@ -22,7 +22,7 @@ bool is_resource_dir(const fs::path& dir) {
 
 bool is_stub_dir(const fs::path& dir) {
   std::error_code ec;
-  return fs::exists(dir / "texture_fetch_functions.h", ec);
+  return fs::exists(dir / "texture_fetch_functions.h", ec) && fs::exists(dir / kNvccCompatHeader, ec);
 }
 
 /// The first candidate that passes the check; the error lists all tried.
