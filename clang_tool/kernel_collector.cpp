@@ -17,6 +17,7 @@
 #include "clang_tool/annotation.h"
 #include "clang_tool/fingerprint.h"
 #include "clang_tool/mangle.h"
+#include "core/option_names.h"
 #include "core/paths.h"
 
 namespace stark {
@@ -66,6 +67,14 @@ class Collector : public RecursiveASTVisitor<Collector> {
                             : std::string("it is not on a function");
       error(attr->getLocation(), fmt::format("[[stark::optimize]] marks only __global__ kernels; {}", what));
       return true;
+    }
+    // Two annotations on one declaration: the second's options were dropped.
+    if (const AnnotateAttr* first = own_stark_annotation(d)) {
+      for (const auto* a : d->specific_attrs<AnnotateAttr>())
+        if (a != first && a->getAnnotation() == kAnnotation && !a->isInherited()) {
+          error(a->getLocation(), "[[stark::optimize]] is given twice on this declaration; give every option in one");
+          return true;
+        }
     }
     // The annotation may sit on an earlier declaration (a header prototype).
     if (fd && fd->isThisDeclarationADefinition() && fd->hasAttr<CUDAGlobalAttr>())
@@ -238,6 +247,12 @@ class Collector : public RecursiveASTVisitor<Collector> {
   void add_kernel(const FunctionDecl* fd, const AnnotateAttr* attr) {
     KernelOptions options;
     if (!read_options(attr, options)) return;
+    bool names_ok = true;
+    for (const std::string& problem : option_name_problems(options, params_of(fd))) {
+      error(attr->getLocation(), "invalid [[stark::optimize]] option: " + problem);
+      names_ok = false;
+    }
+    if (!names_ok) return;
     check_params(fd);
 
     const FunctionTemplateDecl* tmpl = fd->getDescribedFunctionTemplate();

@@ -227,7 +227,7 @@ fs::path write_bad_ccdb() {
   fs::path build = fs::temp_directory_path() / "stark_scan_test_bad";
   fs::remove_all(build);
   nlohmann::json db = nlohmann::json::array();
-  for (const char* f : {"good.cu", "not_kernel.cu", "bad_option.cu", "broken.cu"}) {
+  for (const char* f : {"good.cu", "not_kernel.cu", "bad_option.cu", "bad_names.cu", "broken.cu"}) {
     fs::path file = kSource / "tests/projects/bad/src" / f;
     db.push_back({{"directory", build.string()},
                   {"file", file.string()},
@@ -263,6 +263,19 @@ TEST(BadProject, LocatedErrorsAndTheRestStillScanned) {
               "budget, rtol, atol, skip, seed, args, buffers, grid, block, shmem)");
   expect_line("src/bad_option.cu:5:16: error: invalid [[stark::optimize]] option: 'budget' expects an integer, got "
               "'banana'");
+  // Values the kernel cannot mean, and an annotation given twice.
+  expect_line("src/bad_names.cu:3:1: error: invalid [[stark::optimize]] option: 'args': 'm' is not a parameter of the "
+              "kernel (its parameters: n, x)");
+  expect_line("src/bad_names.cu:5:19: error: invalid [[stark::optimize]] option: 'budget' must be from 1 to 100000, got "
+              "4294967296");
+  expect_line("src/bad_names.cu:7:35: error: [[stark::optimize]] is given twice on this declaration; give every option "
+              "in one");
+  expect_line("src/bad_names.cu:9:19: error: invalid [[stark::optimize]] option: 'grid' has at most three parts (x, y, "
+              "z), got 4");
+  expect_line("src/bad_names.cu:11:3: error: invalid [[stark::optimize]] option: 'buffers': 'count' is not a parameter "
+              "of the kernel (its parameters: n, x)");
+  expect_line("src/bad_names.cu:13:19: error: invalid [[stark::optimize]] option: 'block': block.x must be from 1 to "
+              "1024, got 2048");
   bool grid_error = false, parse_error = false;
   for (const auto& d : m.diagnostics) {
     grid_error |= d.file == "src/bad_option.cu" && d.line == 7 && d.column == 32 &&

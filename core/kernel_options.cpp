@@ -46,12 +46,45 @@ Expected<void> set_once(std::optional<T>& slot, std::string_view key, T value) {
   return {};
 }
 
+// The most attempts one kernel may ask for: beyond it a search is a mistake
+// (and a value past int's range wrapped to zero or below).
+constexpr int64_t kMaxBudget = 100000;
+
+/// CUDA's launch limits, checked where the annotation writes a literal.
+struct LaunchLimit {
+  const char* what;
+  int64_t max;
+};
+constexpr LaunchLimit kGridLimits[] = {{"grid.x", 2147483647}, {"grid.y", 65535}, {"grid.z", 65535}};
+constexpr LaunchLimit kBlockLimits[] = {{"block.x", 1024}, {"block.y", 1024}, {"block.z", 64}};
+constexpr int64_t kMaxThreadsPerBlock = 1024;
+constexpr int64_t kMaxSharedBytes = 232448;  // 227 KiB, the most any GPU gives one block
+
 Expected<void> check_launch_expr(std::string_view key, std::string_view value) {
   // grid and block may be one expression or three separated by commas.
-  for (std::string_view part : split(value, ',')) {
-    auto e = LaunchExpr::parse(trim(part));
+  auto parts = split(value, ',');
+  if (key == "shmem" && parts.size() > 1) return Error{"'shmem' is one expression (bytes), not a list"};
+  if (parts.size() > 3)
+    return Error{fmt::format("'{}' has at most three parts (x, y, z), got {}", key, parts.size())};
+  int64_t threads = 1;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    auto e = LaunchExpr::parse(trim(parts[i]));
     if (!e) return Error{fmt::format("'{}': {}", key, e.error().message)};
+    if (!e->names().empty()) continue;  // checked when a launch computes it
+    auto v = e->evaluate([](std::string_view) { return std::nullopt; });
+    if (!v) return Error{fmt::format("'{}': {}", key, v.error().message)};
+    if (key == "shmem") {
+      if (*v < 0 || *v > kMaxSharedBytes)
+        return Error{fmt::format("'shmem' must be from 0 to {} bytes, got {}", kMaxSharedBytes, *v)};
+      continue;
+    }
+    const LaunchLimit& limit = key == "grid" ? kGridLimits[i] : kBlockLimits[i];
+    if (*v < 1 || *v > limit.max)
+      return Error{fmt::format("'{}': {} must be from 1 to {}, got {}", key, limit.what, limit.max, *v)};
+    threads *= *v;
   }
+  if (key == "block" && threads > kMaxThreadsPerBlock)
+    return Error{fmt::format("'block' has {} threads; a block has at most {}", threads, kMaxThreadsPerBlock)};
   return {};
 }
 
@@ -67,7 +100,8 @@ Expected<void> apply_option(KernelOptions& o, std::string_view item) {
   if (key == "budget") {
     auto v = parse_int(key, value);
     if (!v) return v.error();
-    if (*v < 1) return Error{fmt::format("'budget' must be at least 1, got {}", *v)};
+    if (*v < 1 || *v > kMaxBudget)
+      return Error{fmt::format("'budget' must be from 1 to {}, got {}", kMaxBudget, *v)};
     return set_once(o.budget, key, *v);
   }
   if (key == "seed") {

@@ -43,6 +43,27 @@ TEST(KernelOptions, RejectsMalformedValues) {
   EXPECT_FALSE(parse({"budget"}));
 }
 
+TEST(KernelOptions, NumbersOutsideWhatCudaOrASearchAllowsAreErrors) {
+  auto message = [](std::initializer_list<const char*> items) {
+    auto r = parse(items);
+    return r ? std::string("accepted") : r.error().message;
+  };
+  // Past int's range these wrapped to 0 and to a negative budget.
+  EXPECT_EQ(message({"budget=4294967296"}), "'budget' must be from 1 to 100000, got 4294967296");
+  EXPECT_EQ(message({"budget=2147483648"}), "'budget' must be from 1 to 100000, got 2147483648");
+  EXPECT_TRUE(parse({"budget=100000"}));
+  EXPECT_EQ(message({"grid=1,2,3,4"}), "'grid' has at most three parts (x, y, z), got 4");
+  EXPECT_EQ(message({"shmem=-1"}), "'shmem' must be from 0 to 232448 bytes, got -1");
+  EXPECT_EQ(message({"shmem=4,4"}), "'shmem' is one expression (bytes), not a list");
+  EXPECT_EQ(message({"block=2048"}), "'block': block.x must be from 1 to 1024, got 2048");
+  EXPECT_EQ(message({"block=32,32,2"}), "'block' has 2048 threads; a block has at most 1024");
+  EXPECT_EQ(message({"block=0"}), "'block': block.x must be from 1 to 1024, got 0");
+  EXPECT_EQ(message({"grid=1,70000"}), "'grid': grid.y must be from 1 to 65535, got 70000");
+  EXPECT_EQ(message({"grid=ceil_div(n, 256), 70000"}), "'grid': grid.y must be from 1 to 65535, got 70000");
+  // Names are checked against the kernel's parameters by the scan.
+  EXPECT_TRUE(parse({"grid=ceil_div(n, 256), rows", "block=256", "shmem=n * 4"}));
+}
+
 TEST(KernelOptions, RejectsUnknownAndRepeatedKeys) {
   auto unknown = parse({"budgett=3"});
   ASSERT_FALSE(unknown);
