@@ -104,7 +104,8 @@ Expected<ApplyReport> plan_and_check(const Result& result, const Manifest& manif
     for (const auto& u : units) compiles += u.archs.size();
     note(fmt::format("compile check: {} translation unit{}, {} compile{}", units.size(), units.size() == 1 ? "" : "s",
                      compiles, compiles == 1 ? "" : "s"));
-    auto failures = compile_check(units, {report.plan.source_root, tree_root, scratch->path(), request.builder, request.jobs});
+    auto failures = compile_check(units, {report.plan.source_root, tree_root, scratch->path(), request.builder,
+                                          request.jobs, request.compile_progress});
     if (failures.empty()) break;
     for (const auto& f : failures) {
       report.failures.push_back(f);
@@ -168,6 +169,10 @@ Expected<ApplyReport> apply_result(const ApplyRequest& request) {
   if (!manifest) return manifest.error();
   if (manifest->source_root.empty() || !fs::is_directory(manifest->source_root))
     return Error{fmt::format("the manifest's source root '{}' is not a folder on this machine", manifest->source_root)};
+  if (request.mode == ApplyMode::Inplace && fs::exists(fs::path(manifest->source_root) / kJournalName))
+    return Error{fmt::format("an earlier `stark apply --mode inplace` was interrupted ({} is still there); run `stark "
+                             "apply --result {} --recover` to finish or undo it first",
+                             (fs::path(manifest->source_root) / kJournalName).string(), request.result_dir.string())};
   if (!request.validator) return Error{"stark apply needs the variant check"};
   {
     Manifest local = with_local_commands(*manifest, request.database);

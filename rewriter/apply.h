@@ -35,6 +35,8 @@ struct ApplyRequest {
   ValidatorFactory validator;             // required: every variant is checked again first
   int jobs = 1;
   std::function<void(const std::string&)> note;  // progress lines for people
+  /// After each compile of the check: done, total, unit, arch.
+  std::function<void(size_t, size_t, const std::string&, const std::string&)> compile_progress;
 };
 
 struct ApplyReport {

@@ -78,11 +78,25 @@ std::vector<CheckFailure> compile_check(const std::vector<CheckUnit>& units, con
   std::vector<CheckFailure> failures;
   std::mutex mu;
   std::atomic<size_t> next{0};
+  size_t done = 0;
   auto work = [&] {
     for (size_t i = next++; i < jobs.size(); i = next++) {
       const Job& job = jobs[i];
       fs::path file = unit_file(job.unit->command);
       std::string shown = display_path(file, setup.source_root);
+      struct Report {  // on every way out of this compile
+        ~Report() {
+          std::lock_guard lock(mu);
+          ++done;
+          if (setup.progress) setup.progress(done, total, shown, sm);
+        }
+        std::mutex& mu;
+        size_t& done;
+        size_t total;
+        const CheckSetup& setup;
+        const std::string& shown;
+        const std::string& sm;
+      } report{mu, done, jobs.size(), setup, shown, job.sm};
       fs::path output = setup.scratch / fmt::format("unit{}-sm_{}.o", i, job.sm);
       std::string log;
       auto command = setup.builder(job.unit->command, job.sm, output, setup.source_root, setup.tree);

@@ -65,6 +65,9 @@ struct CheckSetup {
   std::filesystem::path scratch;  // object files go here
   CommandBuilder builder;
   int jobs = 1;
+  /// Called after each compile (serialised): compiles done, total, the unit
+  /// shown relative to the source root, and its arch.
+  std::function<void(size_t, size_t, const std::string&, const std::string&)> progress;
 };
 
 /// Compiles every unit for each of its archs, `jobs` at a time.

@@ -1,8 +1,10 @@
 #include "rewriter/inplace.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 
@@ -29,6 +31,44 @@ void discard(std::vector<Pending>& pending) {
   std::error_code ec;
   for (auto& p : pending)
     if (!p.replaced && !p.temp.empty()) fs::remove(p.temp, ec);
+}
+
+/// One file of the journal: paths relative to the source root (the temp's
+/// too), the backup absolute, and the hashes of both contents.
+struct JournalFile {
+  std::string path, temp, backup, original_hash, updated_hash;
+};
+
+Expected<void> write_journal(const fs::path& source_root, const std::vector<Pending>& pending) {
+  nlohmann::json files = nlohmann::json::array();
+  for (const auto& p : pending)
+    files.push_back({{"path", p.change->path},
+                     {"temp", p.temp.lexically_relative(source_root).generic_string()},
+                     {"backup", p.backup.string()},
+                     {"original_hash", content_hash(p.change->original)},
+                     {"updated_hash", content_hash(p.change->updated)}});
+  return write_json_file(source_root / kJournalName, {{"schema", "stark.apply-journal/1"}, {"files", files}});
+}
+
+Expected<std::vector<JournalFile>> read_journal(const fs::path& source_root) {
+  const fs::path file = source_root / kJournalName;
+  std::error_code ec;
+  if (!fs::exists(fs::symlink_status(file, ec)))
+    return Error{fmt::format("there is no interrupted apply to recover in {}", source_root.string())};
+  auto j = read_json_file(file);
+  if (!j) return j.error();
+  std::vector<JournalFile> out;
+  if (!j->is_object() || j->value("schema", "") != "stark.apply-journal/1" || !(*j)["files"].is_array())
+    return Error{fmt::format("{} is not a journal STARK wrote", file.string())};
+  for (const auto& f : (*j)["files"]) {
+    if (!f.is_object()) return Error{fmt::format("{} is not a journal STARK wrote", file.string())};
+    JournalFile e{f.value("path", ""), f.value("temp", ""), f.value("backup", ""), f.value("original_hash", ""),
+                  f.value("updated_hash", "")};
+    if (e.path.empty() || e.temp.empty() || e.backup.empty())
+      return Error{fmt::format("{} is not a journal STARK wrote", file.string())};
+    out.push_back(std::move(e));
+  }
+  return out;
 }
 
 }  // namespace
@@ -79,7 +119,12 @@ Expected<InplaceOutcome> write_in_place(const ApplyPlan& plan, const fs::path& b
     }
     fs::permissions(p.temp, fs::status(p.target, ec).permissions(), ec);
   }
-  // 4. Rename over the originals; undo on failure.
+  // 4. Rename over the originals; undo on failure. The journal says what is
+  //    under way until the last rename is done.
+  if (auto ok = write_journal(plan.source_root, pending); !ok) {
+    discard(pending);
+    return Error{fmt::format("cannot write the journal of this apply: {}; nothing was written", ok.error().message)};
+  }
   for (auto& p : pending) {
     fs::rename(p.temp, p.target, ec);
     if (ec) {
@@ -89,6 +134,7 @@ Expected<InplaceOutcome> write_in_place(const ApplyPlan& plan, const fs::path& b
         if (q.replaced)
           if (!write_file_atomic(q.target, q.change->original)) unrestored.push_back(q.change->path);
       discard(pending);
+      if (unrestored.empty()) fs::remove(plan.source_root / kJournalName, ec);
       if (!unrestored.empty())
         return Error{fmt::format("cannot replace {}: {}; restore {} from {}", p.target.string(), why,
                                  fmt::join(unrestored, ", "), backup_dir.string())};
@@ -97,7 +143,63 @@ Expected<InplaceOutcome> write_in_place(const ApplyPlan& plan, const fs::path& b
     p.replaced = true;
     outcome.written.push_back(p.change->path);
   }
+  fs::remove(plan.source_root / kJournalName, ec);
   return outcome;
+}
+
+Expected<Recovery> recover_in_place(const fs::path& source_root) {
+  auto journal = read_journal(source_root);
+  if (!journal) return journal.error();
+  struct State {
+    const JournalFile* entry;
+    fs::path target, temp;
+    std::string now;
+    bool temp_is_new = false;
+  };
+  std::vector<State> files;
+  for (const auto& e : *journal) {
+    auto target = confine_path(source_root, e.path);
+    auto temp = confine_path(source_root, e.temp);
+    if (!target || !temp) return Error{fmt::format("the journal names a file outside {}", source_root.string())};
+    auto now = read_file(*target);
+    if (!now) return now.error();
+    std::string hash = content_hash(*now);
+    if (hash != e.original_hash && hash != e.updated_hash)
+      return Error{fmt::format("{} holds neither its original nor its new content (edited since the apply?); "
+                               "nothing was changed: restore it by hand from {}, then remove {}",
+                               e.path, e.backup, (source_root / kJournalName).string())};
+    State s{&e, *target, *temp, hash};
+    if (auto t = read_file(*temp)) s.temp_is_new = content_hash(*t) == e.updated_hash;
+    files.push_back(std::move(s));
+  }
+  Recovery r;
+  bool can_finish = std::all_of(files.begin(), files.end(),
+                                [](const State& s) { return s.now == s.entry->updated_hash || s.temp_is_new; });
+  std::error_code ec;
+  if (can_finish) {
+    for (auto& s : files) {
+      if (s.now != s.entry->updated_hash) {
+        fs::rename(s.temp, s.target, ec);
+        if (ec) return Error{fmt::format("cannot replace {}: {}", s.target.string(), ec.message())};
+      }
+      r.files.push_back(s.entry->path);
+    }
+  } else {
+    r.outcome = Recovery::Outcome::RolledBack;
+    for (auto& s : files) {
+      if (s.now != s.entry->original_hash) {
+        auto original = read_file(s.entry->backup);
+        if (!original || content_hash(*original) != s.entry->original_hash)
+          return Error{fmt::format("the backup of {} at {} is missing or changed; restore the file by hand",
+                                   s.entry->path, s.entry->backup)};
+        if (auto ok = write_file_atomic(s.target, *original); !ok) return ok.error();
+      }
+      r.files.push_back(s.entry->path);
+    }
+  }
+  for (auto& s : files) fs::remove(s.temp, ec);
+  fs::remove(source_root / kJournalName, ec);
+  return r;
 }
 
 }  // namespace stark::rewriter

@@ -22,8 +22,28 @@ struct InplaceOutcome {
 /// Replaces every file of the plan. Nothing is written when any file lies
 /// outside the source root (links resolved), no longer holds what the scan
 /// saw, or would have its backup written over a source; when a rename fails
-/// midway, the files already replaced are restored from the backup.
+/// midway, the files already replaced are restored from the backup. While
+/// the renames run, a journal in the source root (kJournalName) says which
+/// files change, so a run killed midway can be finished or undone.
 Expected<InplaceOutcome> write_in_place(const ApplyPlan& plan, const std::filesystem::path& backup_dir);
+
+/// The journal of an in-place apply in progress, in the source root: the
+/// project's own folder, never the (untrusted) result folder, so a journal
+/// planted in a downloaded result cannot direct a write.
+inline constexpr const char* kJournalName = ".stark-apply-journal.json";
+
+/// What recover_in_place did.
+struct Recovery {
+  enum class Outcome { Finished, RolledBack } outcome = Outcome::Finished;
+  std::vector<std::string> files;  // relative paths now new (Finished) or original again (RolledBack)
+};
+
+/// Ends the apply an interrupted run left in `source_root`: every file gets
+/// its new content when each one has it already or has its temporary beside
+/// it; otherwise every file gets its original back from the backup. Temps
+/// and the journal are removed. An Error when there is no journal, or when a
+/// file holds neither content the journal names (it was edited since).
+Expected<Recovery> recover_in_place(const std::filesystem::path& source_root);
 
 }  // namespace stark::rewriter
 
