@@ -5,6 +5,9 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <cstdlib>
 #include <optional>
 #include <fstream>
@@ -50,6 +53,32 @@ struct OwnEntry {
   fs::path path;
   OwnFile kind;
 };
+
+bool lower_hex(std::string_view s) {
+  return !s.empty() && s.find_first_not_of("0123456789abcdef") == std::string_view::npos;
+}
+
+/// The compile cache's outputs: DIR/<2 hex>/<16 hex>.<cubin|ptx|o|log|fail>
+/// (harness/compile/compile_service.cpp), regular files only, no link followed.
+std::vector<fs::path> own_compile_files(const fs::path& dir) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  if (!fs::is_directory(fs::symlink_status(dir, ec))) return out;
+  for (const auto& shard : fs::directory_iterator(dir, ec)) {
+    std::string name = shard.path().filename().string();
+    if (name.size() != 2 || !lower_hex(name) || !fs::is_directory(shard.symlink_status(ec))) continue;
+    std::error_code inner;
+    for (const auto& file : fs::directory_iterator(shard.path(), inner)) {
+      std::string f = file.path().filename().string();
+      auto dot = f.find('.');
+      if (dot != 16 || !lower_hex(std::string_view(f).substr(0, 16))) continue;
+      std::string ext = f.substr(dot);
+      if (ext != ".cubin" && ext != ".ptx" && ext != ".o" && ext != ".log" && ext != ".fail") continue;
+      if (fs::is_regular_file(file.symlink_status(inner))) out.push_back(file.path());
+    }
+  }
+  return out;
+}
 
 /// The cache's own files under DIR/entries, without following a single
 /// link: a shared cache folder is writable by others, and a link in it must
@@ -101,7 +130,8 @@ void to_json(json& j, const CacheStats& s) {
        {"unreadable", s.unreadable},
        {"oldest", s.oldest.empty() ? json(nullptr) : json(s.oldest)},
        {"newest", s.newest.empty() ? json(nullptr) : json(s.newest)},
-       {"events", {{"hits", s.hits}, {"misses", s.misses}, {"stores", s.stores}, {"rejected", s.rejected}}}};
+       {"events", {{"hits", s.hits}, {"misses", s.misses}, {"stores", s.stores}, {"rejected", s.rejected}}},
+       {"compile", {{"files", s.compile_files}, {"bytes", s.compile_bytes}}}};
 }
 
 Expected<fs::path> ResultCache::entry_path(const std::string& key) const {
@@ -171,6 +201,11 @@ Expected<CacheStats> ResultCache::stats() const {
     if (!created.empty() && (s.oldest.empty() || created < s.oldest)) s.oldest = created;
     if (created > s.newest) s.newest = created;
   }
+  std::error_code ec;
+  for (const auto& f : own_compile_files(dir_)) {
+    ++s.compile_files;
+    s.compile_bytes += static_cast<int64_t>(fs::file_size(f, ec));
+  }
   std::ifstream log(dir_ / "events.log");
   for (std::string line; std::getline(log, line);) {
     std::istringstream fields(line);
@@ -188,27 +223,63 @@ Expected<CleanReport> ResultCache::clean(const CleanOptions& options) const {
   CleanReport r;
   auto files = own_files(dir_ / "entries");
   if (!files) return files.error();
+  struct Candidate {
+    fs::path path;
+    bool entry;
+    fs::file_time_type written;
+    int64_t size;
+  };
+  std::vector<Candidate> kept;
   std::error_code ec;
   auto now = fs::file_time_type::clock::now();
+  auto remove = [&](const Candidate& c) {
+    if (!fs::remove(c.path, ec)) return;
+    r.bytes_freed += c.size;
+    ++(c.entry ? r.removed : r.compile_removed);
+  };
+  // Without a criterion, everything goes; --max-size alone keeps the newest.
+  const bool everything = !options.older_than && !options.max_bytes;
+  auto consider = [&](const fs::path& path, bool entry) {
+    auto written = fs::last_write_time(path, ec);
+    if (ec) return;  // removed by another cleaner meanwhile
+    Candidate c{path, entry, written, static_cast<int64_t>(fs::file_size(path, ec))};
+    if (everything || (options.older_than && now - written > *options.older_than)) remove(c);
+    else kept.push_back(std::move(c));
+  };
   for (const auto& f : *files) {
-    auto age = now - fs::last_write_time(f.path, ec);
-    if (ec) continue;  // removed by another cleaner meanwhile
-    bool entry = f.kind == OwnFile::Entry;
-    bool old = options.older_than ? age > *options.older_than : true;
-    // Another process may be writing a temp file right now: only stale ones go.
-    if (!entry) old = age > kStaleTemp;
-    if (!old) {
-      r.kept += entry;
+    if (f.kind == OwnFile::Temp) {
+      // Another process may be writing a temp file right now: only stale ones go.
+      auto age = now - fs::last_write_time(f.path, ec);
+      if (!ec && age > kStaleTemp) fs::remove(f.path, ec);
       continue;
     }
-    auto size = fs::file_size(f.path, ec);
-    if (fs::remove(f.path, ec) && entry) {
-      ++r.removed;
-      r.bytes_freed += static_cast<int64_t>(size);
-    }
+    consider(f.path, true);
   }
-  if (!options.older_than) fs::remove(dir_ / "events.log", ec);  // a link is removed, never what it names
+  for (const auto& f : own_compile_files(dir_)) consider(f, false);
+  if (options.max_bytes) {
+    int64_t total = 0;
+    for (const auto& c : kept) total += c.size;
+    std::sort(kept.begin(), kept.end(), [](const Candidate& a, const Candidate& b) { return a.written < b.written; });
+    size_t oldest = 0;
+    for (; oldest < kept.size() && total > *options.max_bytes; ++oldest) {
+      total -= kept[oldest].size;
+      remove(kept[oldest]);
+    }
+    kept.erase(kept.begin(), kept.begin() + static_cast<std::ptrdiff_t>(oldest));
+  }
+  for (const auto& c : kept) r.kept += c.entry;
+  if (everything) fs::remove(dir_ / "events.log", ec);  // a link is removed, never what it names
   return r;
+}
+
+Expected<int64_t> parse_size(std::string_view text) {
+  int64_t n = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  std::string_view unit = text.substr(static_cast<size_t>(end - text.data()));
+  int shift = unit.empty() ? 0 : unit == "k" || unit == "K" ? 10 : unit == "M" ? 20 : unit == "G" ? 30 : unit == "T" ? 40 : -1;
+  if (ec != std::errc() || n < 0 || shift < 0 || (shift > 0 && n > (INT64_MAX >> shift)))
+    return Error{fmt::format("'{}' is not a size (a whole number of bytes, or with k, M, G or T after it)", text)};
+  return n << shift;
 }
 
 }  // namespace stark

@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -33,21 +34,34 @@ struct CacheStats {
   std::string oldest, newest;                // entries' creation times
   // From DIR/events.log, since the last clean:
   int64_t hits = 0, misses = 0, stores = 0, rejected = 0;
+  // The compile cache beside the entries (DIR/<2 hex>/<16 hex>.cubin, .ptx,
+  // .o, .log, .fail): nvcc's outputs, kept so a candidate is compiled once.
+  int64_t compile_files = 0, compile_bytes = 0;
 };
 
 void to_json(nlohmann::json& j, const CacheStats& s);
 
-/// What `stark cache clean` removes: every entry, or those not used (looked
-/// up with success or written) for longer than older_than.
+/// What `stark cache clean` removes: every entry and compile output, or
+/// those not used (looked up with success or written) for longer than
+/// older_than, or the oldest until the cache holds at most max_bytes.
 struct CleanOptions {
   std::optional<std::chrono::seconds> older_than;
+  std::optional<int64_t> max_bytes;
 };
 
 struct CleanReport {
-  int64_t removed = 0;
-  int64_t kept = 0;
+  int64_t removed = 0;          // entries
+  int64_t kept = 0;             // entries
+  int64_t compile_removed = 0;  // compile outputs
   int64_t bytes_freed = 0;
 };
+
+/// The size cap stark optimize keeps the cache under after each run, like
+/// ccache's max_size.
+inline constexpr int64_t kDefaultCacheMaxBytes = int64_t{5} << 30;
+
+/// "5G", "500M", "64k", "1024" (bytes); an Error for anything else.
+Expected<int64_t> parse_size(std::string_view text);
 
 /// What happened to a lookup, for the event log (and so for stats).
 enum class CacheEvent { Hit, Miss, Store, Rejected };

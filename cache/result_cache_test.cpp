@@ -121,7 +121,7 @@ TEST(ResultCache, CleanRemovesEverythingOrWhatWasNotUsedLately) {
   cache.touch(used.key);  // a hit marks it used
   cache.note(CacheEvent::Hit, "used");
 
-  auto r = cache.clean({std::chrono::hours(24 * 30)});
+  auto r = cache.clean({std::chrono::hours(24 * 30), std::nullopt});
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_EQ(r->removed, 1);
   EXPECT_EQ(r->kept, 1);
@@ -135,6 +135,49 @@ TEST(ResultCache, CleanRemovesEverythingOrWhatWasNotUsedLately) {
   EXPECT_EQ(r->removed, 1);
   EXPECT_EQ(cache.stats()->entries, 0);
   EXPECT_EQ(cache.stats()->hits, 0);
+}
+
+TEST(ResultCache, CompileOutputsAreCountedAndCleanedTooAndTheSizeCapKeepsTheNewest) {
+  fs::path dir = scratch();
+  ResultCache cache(dir);
+  // What the compile service leaves: DIR/<2 hex>/<16 hex>.<ext>.
+  auto output = [&](const std::string& key, const char* ext, size_t bytes, int hours_ago) {
+    fs::path p = dir / key.substr(0, 2) / (key + ext);
+    EXPECT_TRUE(write_file_atomic(p, std::string(bytes, 'x')));
+    fs::last_write_time(p, fs::file_time_type::clock::now() - std::chrono::hours(hours_ago));
+    return p;
+  };
+  fs::path old_cubin = output("0123456789abcdef", ".cubin", 4000, 48);
+  fs::path old_log = output("0123456789abcdef", ".log", 100, 49);
+  fs::path new_cubin = output("fedcba9876543210", ".cubin", 4000, 1);
+  fs::path foreign = dir / "01" / "notes.txt";  // not named like ours: never touched
+  ASSERT_TRUE(write_file_atomic(foreign, "mine\n"));
+  auto s = cache.stats();
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->compile_files, 3);
+  EXPECT_EQ(s->compile_bytes, 8100);
+
+  auto r = cache.clean({std::nullopt, 5000});  // the oldest go until 5000 bytes are left
+  ASSERT_TRUE(r) << r.error().message;
+  EXPECT_EQ(r->compile_removed, 2);
+  EXPECT_EQ(r->bytes_freed, 4100);
+  EXPECT_FALSE(fs::exists(old_cubin));
+  EXPECT_FALSE(fs::exists(old_log));
+  EXPECT_TRUE(fs::exists(new_cubin));
+
+  r = cache.clean({});
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->compile_removed, 1);
+  EXPECT_FALSE(fs::exists(new_cubin));
+  EXPECT_TRUE(fs::exists(foreign));
+}
+
+TEST(ResultCache, SizesReadLikeCcaches) {
+  EXPECT_EQ(*parse_size("5G"), int64_t{5} << 30);
+  EXPECT_EQ(*parse_size("500M"), int64_t{500} << 20);
+  EXPECT_EQ(*parse_size("64k"), 65536);
+  EXPECT_EQ(*parse_size("1024"), 1024);
+  for (const char* bad : {"", "G", "5 G", "-1G", "5X", "99999999999T"}) EXPECT_FALSE(parse_size(bad)) << bad;
 }
 
 TEST(ResultCache, CleanLeavesOtherWritersFreshTempFiles) {
