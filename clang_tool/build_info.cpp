@@ -105,7 +105,7 @@ Expected<void> write_file_api_query(const fs::path& build_dir) {
   return {};
 }
 
-Expected<BuildInfo> read_file_api_reply(const fs::path& build_dir) {
+Expected<BuildInfo> read_file_api_reply(const fs::path& build_dir, const std::string& config) {
   fs::path reply_dir = api_dir(build_dir) / "reply";
   std::error_code ec;
   std::vector<fs::path> indexes;
@@ -136,7 +136,14 @@ Expected<BuildInfo> read_file_api_reply(const fs::path& build_dir) {
   info.cmake_source_dir = codemodel->value("paths", json::object()).value("source", "");
   auto configs = codemodel->value("configurations", json::array());
   if (configs.empty()) return Error{"the CMake File API codemodel lists no configuration"};
-  for (const auto& tref : configs[0].value("targets", json::array())) {
+  const json* chosen = &configs[0];
+  for (const auto& c : configs) {
+    info.configurations.push_back(c.value("name", ""));
+    if (!config.empty() && c.value("name", "") == config) chosen = &c;
+  }
+  if (!config.empty() && chosen->value("name", "") != config) return info;  // the caller names what exists
+  info.configuration = chosen->value("name", "");
+  for (const auto& tref : chosen->value("targets", json::array())) {
     auto target = read_reply_object(reply_dir, tref);
     if (!target) return target.error();
     std::string name = target->value("name", "");
@@ -160,7 +167,37 @@ Expected<BuildInfo> read_file_api_reply(const fs::path& build_dir) {
   return info;
 }
 
-Expected<BuildInfo> load_build_info(const fs::path& build_dir_in, const std::string& target) {
+namespace {
+
+constexpr std::string_view kOriginalsSuffix = "_stark_originals";
+
+/// In variants mode, CMake compiles target T's optimized sources from a tree
+/// of copies and keeps the originals in T_stark_originals (STARKVariants.cmake).
+/// The copies go; the originals are T's units again, so kernel ids and
+/// flags are those of the files people edit.
+void scan_originals_not_tree_copies(BuildInfo& info) {
+  std::map<std::string, std::vector<std::string>> originals;  // T -> "/<path from the source dir>"
+  for (auto& u : info.units)
+    if (u.target.size() > kOriginalsSuffix.size() && u.target.ends_with(kOriginalsSuffix)) {
+      u.target.resize(u.target.size() - kOriginalsSuffix.size());
+      originals[u.target].push_back("/" + fs::path(u.file).lexically_relative(info.cmake_source_dir).string());
+    }
+  if (originals.empty()) return;
+  std::erase_if(info.units, [&](const CompileCommand& u) {
+    auto it = originals.find(u.target);
+    if (it == originals.end()) return false;
+    for (const auto& tail : it->second)
+      if (u.file.size() > tail.size() && u.file.ends_with(tail) &&
+          !fs::path(u.file).lexically_relative(info.cmake_source_dir).string().starts_with(tail.substr(1)))
+        return true;  // the tree's copy, not the original itself
+    return false;
+  });
+}
+
+}  // namespace
+
+Expected<BuildInfo> load_build_info(const fs::path& build_dir_in, const std::string& target,
+                                    const std::string& config) {
   fs::path build_dir = absolute_normal(build_dir_in);
   std::error_code ec;
   if (!fs::is_directory(build_dir, ec))
@@ -174,7 +211,7 @@ Expected<BuildInfo> load_build_info(const fs::path& build_dir_in, const std::str
   info.build_dir = build_dir;
   if (is_cmake_tree) {
     if (auto ok = write_file_api_query(build_dir); !ok) return ok.error();
-    auto reply = read_file_api_reply(build_dir);
+    auto reply = read_file_api_reply(build_dir, config);
     if (!reply) {
       // A build tree configured before our query existed: re-run CMake once
       // so it answers (the same as `cmake <build_dir>` by hand).
@@ -183,11 +220,14 @@ Expected<BuildInfo> load_build_info(const fs::path& build_dir_in, const std::str
       if (!run || run->exit_code != 0)
         return Error{fmt::format("re-running CMake in '{}' to get its File API reply failed{}", build_dir.string(),
                                  run ? ":\n" + run->output : ": " + run.error().message)};
-      reply = read_file_api_reply(build_dir);
+      reply = read_file_api_reply(build_dir, config);
       if (!reply) return Error{fmt::format("CMake wrote no File API reply in '{}': {}", build_dir.string(),
                                            reply.error().message)};
     }
     info = std::move(*reply);
+    if (!config.empty() && info.configuration != config)
+      return Error{fmt::format("the build in '{}' has no configuration '{}' (it has {})", build_dir.string(), config,
+                               join(info.configurations, ", "))};
   } else if (!has_ccdb) {
     return Error{fmt::format(
         "'{}' has no compile_commands.json and is not a CMake build tree; configure it with CMake "
@@ -195,6 +235,7 @@ Expected<BuildInfo> load_build_info(const fs::path& build_dir_in, const std::str
         build_dir.string())};
   }
 
+  scan_originals_not_tree_copies(info);
   if (!target.empty()) {
     if (!info.from_file_api)
       return Error{fmt::format("--target needs a CMake build tree; '{}' only has compile_commands.json",
@@ -205,8 +246,12 @@ Expected<BuildInfo> load_build_info(const fs::path& build_dir_in, const std::str
     std::erase_if(info.units, [&](const CompileCommand& c) { return c.target != target; });
   }
 
-  // compile_commands.json holds the exact command lines: prefer them.
-  if (has_ccdb) {
+  // compile_commands.json holds the exact command lines: prefer them, except
+  // in a multi-config build, where it mixes the configurations' commands.
+  if (!config.empty() && !info.from_file_api)
+    return Error{fmt::format("--config needs a CMake build tree; '{}' only has compile_commands.json",
+                             build_dir.string())};
+  if (has_ccdb && info.configurations.size() <= 1) {
     auto ccdb = read_compile_commands(ccdb_path);
     if (!ccdb) return ccdb.error();
     if (info.from_file_api) {

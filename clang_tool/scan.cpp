@@ -14,6 +14,7 @@
 #include "clang_tool/unit_scan.h"
 #include "core/hash.h"
 #include "core/paths.h"
+#include "core/text.h"
 
 namespace stark {
 
@@ -165,11 +166,16 @@ ScanOutput scan_units(const std::vector<CompileCommand>& units, const ClangSetup
 Expected<ScanOutput> scan_build(const ScanOptions& options) {
   auto setup = locate_clang_setup();
   if (!setup) return setup.error();
-  auto build = load_build_info(options.build_dir, options.target);
+  auto build = load_build_info(options.build_dir, options.target, options.config);
   if (!build) return build.error();
   fs::path root = choose_source_root(options, build->cmake_source_dir, build->units);
   ScanOutput out = scan_units(build->units, *setup, root, options);
   out.manifest.build_dir = build->build_dir.string();
+  if (options.config.empty() && build->configurations.size() > 1)
+    out.manifest.diagnostics.push_back(
+        {"", 0, 0, Severity::Warning,
+         fmt::format("this build has the configurations {}; scanned with {}'s flags (--config NAME picks another)",
+                     join(build->configurations, ", "), build->configuration)});
   if (build->units.empty())
     out.manifest.diagnostics.push_back(
         {"", 0, 0, Severity::Warning,

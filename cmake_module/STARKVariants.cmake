@@ -78,15 +78,14 @@ function(_stark_run_apply target result_dir fragment ok)
   get_target_property(exe STARK::stark LOCATION)
   message(STATUS "STARK: ${target}: applying ${result_dir}/result.json (stark apply --mode variants)")
   file(REMOVE "${fragment}")  # whatever is there after the run, the run wrote
+  # Echoed as it runs: the compile check runs nvcc for every unit and arch,
+  # which takes a while, and a silent configure looks hung.
   execute_process(COMMAND "${exe}" apply --result "${result_dir}" --mode variants -p "${CMAKE_BINARY_DIR}"
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  if(rc EQUAL 0)
-    string(REGEX REPLACE "\n$" "" out "${out}")
-    string(REPLACE "\n" "\n--   " out "${out}")
-    message(STATUS "  ${out}")
-  else()
-    message(WARNING "STARK: ${target}: stark apply --mode variants reported problems "
-                    "(kernels it names are built from the originals):\n${out}")
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out
+                  ECHO_OUTPUT_VARIABLE ECHO_ERROR_VARIABLE)
+  if(NOT rc EQUAL 0)
+    message(WARNING "STARK: ${target}: stark apply --mode variants reported problems (its output is above); "
+                    "the kernels it names are built from the originals")
   endif()
   if(EXISTS "${fragment}" AND NOT IS_SYMLINK "${fragment}")
     file(SHA256 "${fragment}" written)
@@ -106,6 +105,26 @@ function(_stark_own_fragment target fragment out)
       set(${out} TRUE PARENT_SCOPE)
     endif()
   endif()
+endfunction()
+
+# <target>_stark_originals: an object library nothing builds, of the sources
+# the variants replace, with <target>'s flags as they are before the swap.
+# It keeps the files people edit in compile_commands.json (clangd,
+# clang-tidy, IDEs), and `stark scan --target <target>` reads them instead
+# of the tree's copies.
+function(_stark_add_originals_library target originals)
+  if(originals STREQUAL "" OR TARGET ${target}_stark_originals)
+    return()
+  endif()
+  add_library(${target}_stark_originals OBJECT EXCLUDE_FROM_ALL ${originals})
+  foreach(p INCLUDE_DIRECTORIES COMPILE_DEFINITIONS COMPILE_OPTIONS COMPILE_FEATURES LINK_LIBRARIES
+            CUDA_ARCHITECTURES CUDA_STANDARD CUDA_STANDARD_REQUIRED CUDA_EXTENSIONS CUDA_SEPARABLE_COMPILATION
+            CUDA_RUNTIME_LIBRARY CXX_STANDARD CXX_STANDARD_REQUIRED CXX_EXTENSIONS POSITION_INDEPENDENT_CODE)
+    get_target_property(v ${target} ${p})
+    if(NOT v STREQUAL "v-NOTFOUND")
+      set_property(TARGET ${target}_stark_originals PROPERTY ${p} "${v}")
+    endif()
+  endforeach()
 endfunction()
 
 function(_stark_use_variants target result_dir)
@@ -152,11 +171,14 @@ function(_stark_use_variants target result_dir)
                     "building the original kernels (run stark apply --mode variants again)")
     return()
   endif()
-  if(STARK_VARIANTS_TARGETS AND NOT target IN_LIST STARK_VARIANTS_TARGETS)
+  # Lists are tested by length: a one-element list such as "0" is false in if().
+  list(LENGTH STARK_VARIANTS_TARGETS result_targets)
+  list(LENGTH STARK_VARIANTS_FILES result_files)
+  if(result_targets GREATER 0 AND NOT target IN_LIST STARK_VARIANTS_TARGETS)
     message(STATUS "STARK: ${target}: the result holds kernels of ${STARK_VARIANTS_TARGETS} only; nothing to swap")
     return()
   endif()
-  if(NOT STARK_VARIANTS_FILES)
+  if(result_files EQUAL 0)
     message(STATUS "STARK: ${target}: the result has no improved kernel to use; building the originals")
     return()
   endif()
@@ -218,6 +240,7 @@ function(_stark_use_variants target result_dir)
   get_target_property(sources ${target} SOURCES)
   get_target_property(source_dir ${target} SOURCE_DIR)
   set(swapped "")
+  set(originals "")
   set(quote_dirs "")
   set(copy_properties COMPILE_DEFINITIONS COMPILE_OPTIONS COMPILE_FLAGS INCLUDE_DIRECTORIES LANGUAGE
       OBJECT_DEPENDS SKIP_PRECOMPILE_HEADERS SKIP_UNITY_BUILD_INCLUSION HEADER_FILE_ONLY)
@@ -235,6 +258,7 @@ function(_stark_use_variants target result_dir)
       continue()
     endif()
     list(APPEND swapped "${tree}/${rel}")
+    list(APPEND originals "${abs}")
     foreach(p IN LISTS copy_properties)
       get_source_file_property(v "${abs}" TARGET_DIRECTORY ${target} ${p})
       if(NOT v STREQUAL "NOTFOUND")
@@ -244,6 +268,7 @@ function(_stark_use_variants target result_dir)
     get_filename_component(dir "${abs}" DIRECTORY)
     list(APPEND quote_dirs "${dir}")
   endforeach()
+  _stark_add_originals_library(${target} "${originals}")
   set_property(TARGET ${target} PROPERTY SOURCES "${swapped}")
 
   # Include folders inside the source root: their tree twins first.

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -72,8 +73,9 @@ inline nlohmann::json swap_kernels() {
                 nullptr, 1.3)});
 }
 
-/// Writes DIR/result.json over the manifest at DIR/manifest.json.
-inline void write_swap_result(const fs::path& dir) {
+/// Writes DIR/result.json over the manifest at DIR/manifest.json, with the
+/// improved kernels whose ids ONLY lists (all of them when it is empty).
+inline void write_swap_result(const fs::path& dir, const std::vector<std::string>& only = {}) {
   auto m = read_json_file(dir / "manifest.json");
   ASSERT_TRUE(m) << m.error().message;
   nlohmann::json r = {{"schema", "stark.result/1"},
@@ -83,7 +85,10 @@ inline void write_swap_result(const fs::path& dir) {
                       {"gpu", {{"name", "NVIDIA H200"}, {"sm", "90"}, {"driver", "580.65"}, {"cuda", "13.0"}}},
                       {"backend", {{"name", "builtin"}, {"model", ""}}},
                       {"seed", 1},
-                      {"kernels", swap_kernels()}};
+                      {"kernels", nlohmann::json::array()}};
+  for (const auto& k : swap_kernels())
+    if (only.empty() || std::find(only.begin(), only.end(), k["id"].get<std::string>()) != only.end())
+      r["kernels"].push_back(k);
   ASSERT_TRUE(write_json_file(dir / "result.json", r));
 }
 

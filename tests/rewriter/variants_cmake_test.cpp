@@ -81,6 +81,14 @@ TEST_F(SwapBuild, ResultSwapsSourcesStaleOriginalsFallBackAndOffBuildsOriginals)
   EXPECT_EQ(markers(), (Markers{"relu", "scale", "square"}));
   std::string db = read_text(build_ / "compile_commands.json");
   EXPECT_NE(db.find((result_ / "variants/tree/src/ops_f64.cu").string()), std::string::npos);
+  // The files people edit keep their entries (clangd, clang-tidy), and a
+  // scan reads them, not the tree's copies.
+  EXPECT_NE(db.find("\"file\": \"" + (src_ / "src/ops_f64.cu").string() + "\""), std::string::npos) << db;
+  auto rescan = run({(kPrefix / "bin/stark").string(), "scan", "-p", build_.string(), "--target", "swap", "--json"});
+  ASSERT_EQ(rescan.exit_code, 0) << rescan.output;
+  EXPECT_EQ(rescan.output.find("variants/tree"), std::string::npos) << rescan.output;
+  for (const char* id : {"src/ops.cu:swap::scale", "src/norm.cu:swap::square", "include/swap/activation.cuh:swap::relu"})
+    EXPECT_NE(rescan.output.find(std::string("\"id\": \"") + id + "\""), std::string::npos) << id;
   // The tree's rewritten launch site (the argument expression substituted).
   std::string ops = read_text(result_ / "variants/tree/src/ops.cu");
   EXPECT_NE(ops.find("scale<<<(((count * 2) + 511) / 512), 512>>>(count * 2, a, x);"), std::string::npos) << ops;
@@ -127,6 +135,62 @@ TEST_F(SwapBuild, ResultSwapsSourcesStaleOriginalsFallBackAndOffBuildsOriginals)
   EXPECT_FALSE(fs::exists(result_ / "variants-in-use.txt"));  // optimizing again is allowed
   for (const char* f : {"src/ops.cu", "src/ops_f64.cu", "src/norm.cu", "include/swap/activation.cuh"})
     EXPECT_EQ(read_text(src_ / f), read_text(kSource / "tests/projects/swap" / f)) << f << " was written";
+}
+
+TEST_F(SwapBuild, AResultThatRewritesExactlyOneFileIsUsed) {
+  // A one-element CMake list ("0") is false in if(): the fragment's file list
+  // must be tested for emptiness, not truth.
+  auto c = configure();
+  ASSERT_EQ(c.exit_code, 0) << c.output;
+  auto scan = run({(kPrefix / "bin/stark").string(), "scan", "-p", build_.string(), "--target", "swap", "-o",
+                   (result_ / "manifest.json").string()});
+  ASSERT_EQ(scan.exit_code, 0) << scan.output;
+  write_swap_result(result_, {"src/norm.cu:swap::square"});
+  auto b = build();
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  EXPECT_EQ(b.output.find("no improved kernel to use"), std::string::npos) << b.output;
+  EXPECT_NE(b.output.find("STARK: swap: compiling 1 optimized kernel(s)"), std::string::npos) << b.output;
+  EXPECT_EQ(markers(), Markers{"square"});
+}
+
+TEST_F(SwapBuild, MultiConfigBuildsTestAndScanTheConfigurationBeingBuilt) {
+  auto c = run({"cmake", "-S", src_.string(), "-B", build_.string(), "-G", "Ninja Multi-Config",
+                "-DCMAKE_PREFIX_PATH=" + kPrefix.string(), "-DCMAKE_CUDA_COMPILER=" STARK_NVCC_PATH});
+  ASSERT_EQ(c.exit_code, 0) << c.output;
+
+  // The target runs the Release tests on Release's flags, and builds the
+  // project's test program first (it is added after stark_optimize_target).
+  auto commands = run({"ninja", "-C", build_.string(), "-f", "build-Release.ninja", "-t", "commands", "swap_stark_optimize"});
+  ASSERT_EQ(commands.exit_code, 0) << commands.output;
+  const std::string flat_commands = flat(commands.output);
+  EXPECT_NE(flat_commands.find("--output-on-failure -C Release"), std::string::npos) << commands.output;
+  EXPECT_NE(flat_commands.find("--target swap --out " + result_.string() + " --config Release"), std::string::npos)
+      << commands.output;
+  EXPECT_NE(flat_commands.find("-o Release/square_test"), std::string::npos) << commands.output;
+
+  // The scan reads the configuration it is given, and names the ones there are.
+  auto manifest = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {(kPrefix / "bin/stark").string(), "scan", "-p", build_.string(), "--target",
+                                     "swap", "--json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto r = run(args);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return r.output;
+  };
+  std::string release = manifest({"--config", "Release"});
+  EXPECT_NE(release.find("\"-DNDEBUG\""), std::string::npos);
+  EXPECT_EQ(release.find("this build has the configurations"), std::string::npos);
+  std::string first = manifest({});
+  EXPECT_EQ(first.find("\"-DNDEBUG\""), std::string::npos);
+  EXPECT_NE(first.find("warning: this build has the configurations Debug, Release, RelWithDebInfo; scanned with "
+                       "Debug's flags (--config NAME picks another)"),
+            std::string::npos)
+      << first;
+  auto typo = run({(kPrefix / "bin/stark").string(), "scan", "-p", build_.string(), "--config", "Relase"});
+  EXPECT_EQ(typo.exit_code, 1);
+  EXPECT_NE(typo.output.find("has no configuration 'Relase' (it has Debug, Release, RelWithDebInfo)"),
+            std::string::npos)
+      << typo.output;
 }
 
 }  // namespace
