@@ -70,8 +70,11 @@ Expected<PatchedSource> patch_kernel_file(const Kernel& kernel, const std::strin
 std::vector<Diagnostic> parse_patched(const Kernel& kernel, const PatchedSource& patch, const ClangSetup& setup,
                                       const ConsumerFactory& consumer) {
   register_stark_attribute();
-  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> fs(
-      new llvm::vfs::OverlayFileSystem(llvm::vfs::getRealFileSystem()));
+  // A physical file system of its own: the shared real one's working
+  // directory is the process's, and setting it would move every relative
+  // path the user gave.
+  llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> disk(llvm::vfs::createPhysicalFileSystem().release());
+  llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> fs(new llvm::vfs::OverlayFileSystem(disk));
   llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory(new llvm::vfs::InMemoryFileSystem);
   memory->addFile(patch.file.string(), 0, llvm::MemoryBuffer::getMemBufferCopy(patch.text));
   fs->pushOverlay(memory);

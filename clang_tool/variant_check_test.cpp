@@ -55,6 +55,20 @@ TEST_F(VariantCheck, AcceptsAFasterKernelWithAStaticHelper) {
   EXPECT_TRUE(r) << r.error().message;
 }
 
+TEST_F(VariantCheck, LeavesTheProcessWorkingDirectoryAlone) {
+  // A parse that changed the process's directory moved every relative path
+  // the command line gave (stark optimize -p build wrote to build/build/stark).
+  const fs::path before = fs::current_path();
+  ASSERT_NE(before, fs::path(manifest_->find_kernel(kClamp)->compile->directory));
+  auto r = check(kClamp,
+                 "[[stark::optimize]] __global__ void clamp(int n, float* x) {\n"
+                 "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                 "  if (i < n) x[i] = fminf(fmaxf(x[i], 0.0f), 1.0f);\n"
+                 "}");
+  EXPECT_TRUE(r) << r.error().message;
+  EXPECT_EQ(fs::current_path(), before);
+}
+
 TEST_F(VariantCheck, AcceptsLoopPragmasTemplatesDeviceTypesAndConstants) {
   auto r = check(kClamp,
                  "namespace {\n"

@@ -1,17 +1,21 @@
 // stark apply: hand an optimize result back as a patch, in-place edits, or
 // variant files the CMake module compiles instead of the originals.
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <optional>
 #include <thread>
 
 #include "clang_tool/build_info.h"
 #include "clang_tool/nvcc_args.h"
 #include "clang_tool/toolchain.h"
 #include "clang_tool/variant_check.h"
+#include "cli/cli_options.h"
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/console.h"
+#include "core/folder_lock.h"
 #include "rewriter/apply.h"
 #include "rewriter/check_command.h"
 
@@ -32,18 +36,22 @@ class ApplyCommand : public Command {
  public:
   CLI::App* add_to(CLI::App& app) override {
     auto* sub = app.add_subcommand("apply", "Hand an optimize result back: a patch, in-place edits, or variant files");
-    sub->add_option("--result", result_dir_, "Result directory of stark optimize (holds result.json)")->required();
+    sub->add_option("--result", result_dir_, "Result directory of stark optimize (holds result.json)")->required()->transform(absolute_path());
     sub->add_option("--mode", mode_, "patch (a unified diff), inplace (edit the sources), variants (files for CMake)")
         ->check(CLI::IsMember({"patch", "inplace", "variants"}));
     sub->add_option("-o,--output", output_,
                     "patch: write the diff here (default: standard output); variants: the folder (default: "
-                    "RESULT/variants); inplace: the backup folder (default: RESULT/backup/<time>)");
-    sub->add_option("--kernel", kernels_, "Apply only this kernel id (repeatable; default: every improved kernel)");
+                    "RESULT/variants); inplace: the backup folder (default: RESULT/backup/<time>)")->transform(absolute_path());
+    sub->add_option("--kernel", kernels_, "Apply only this kernel id (repeat the option for several; default: every improved kernel)")
+        ->allow_extra_args(false);
     sub->add_option("-p,--build-dir", build_dir_,
                     "Local build tree whose compile database and CMake cache the compile check uses (default: the "
-                    "manifest's build folder, its compile_commands.json only)");
+                    "manifest's build folder, its compile_commands.json only)")->transform(absolute_path());
     sub->add_flag("--no-compile-check", no_check_, "Do not compile the rewritten sources for every arch first");
-    sub->add_option("-j,--jobs", jobs_, "Compiles run in parallel (default: one per core)");
+    sub->add_flag("--recover", recover_,
+                  "Finish (or, when it cannot, undo) a --mode inplace run that was interrupted; its journal is in "
+                  "the source root");
+    sub->add_option("-j,--jobs", jobs_, "Compiles run in parallel (default: one per core)")->check(whole_number(0, 1024));
     sub->footer(
         "\nOnly kernels whose status is \"improved\" are applied. Each one's variant passes the variant check\n"
         "again first (the result folder is not trusted): one that fails stops the apply before any file is\n"
@@ -61,6 +69,7 @@ class ApplyCommand : public Command {
   }
 
   int run() override {
+    if (recover_) return recover();
     rewriter::ApplyRequest request;
     request.result_dir = result_dir_;
     request.mode = mode_ == "inplace"    ? rewriter::ApplyMode::Inplace
@@ -71,6 +80,26 @@ class ApplyCommand : public Command {
     request.compile_check = !no_check_;
     request.jobs = jobs_ > 0 ? jobs_ : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     request.note = [](const std::string& s) { print_note(s); };
+    // nvcc takes seconds per unit and arch: one line per compile, or one
+    // line redrawn on a terminal.
+    const bool tty = isatty(STDERR_FILENO);
+    request.compile_progress = [tty](size_t done, size_t total, const std::string& file, const std::string& sm) {
+      std::string line = fmt::format("stark: compile check [{}/{}] {} (sm_{})", done, total, file, sm);
+      if (tty) fmt::print(stderr, "\r\033[K{}{}", line, done == total ? "\n" : "");
+      else fmt::print(stderr, "{}\n", line);
+      std::fflush(stderr);
+    };
+    // Modes that write beside the result wait for no optimize run into it.
+    std::optional<FolderLock> lock;
+    std::error_code ec;
+    if (request.mode != rewriter::ApplyMode::Patch && fs::is_directory(result_dir_, ec)) {
+      auto held = FolderLock::acquire(result_dir_, "stark apply");
+      if (!held) {
+        print_error(held.error().message);
+        return kExitFailed;
+      }
+      lock.emplace(std::move(*held));
+    }
     if (request.compile_check && !load_database(request)) return kExitFailed;
     auto setup = locate_clang_setup();  // the variant check, which every variant passes again
     if (!setup) {
@@ -141,6 +170,28 @@ class ApplyCommand : public Command {
     return true;
   }
 
+  int recover() const {
+    auto result = load_result(result_dir_);
+    if (!result) {
+      print_error(result.error().message);
+      return kExitFailed;
+    }
+    auto manifest = rewriter::load_result_manifest(*result, result_dir_);
+    if (!manifest) {
+      print_error(manifest.error().message);
+      return kExitFailed;
+    }
+    auto r = rewriter::recover_in_place(manifest->source_root);
+    if (!r) {
+      print_error(r.error().message);
+      return kExitFailed;
+    }
+    bool finished = r->outcome == rewriter::Recovery::Outcome::Finished;
+    print_note(fmt::format("{} the interrupted apply; {}: {}", finished ? "finished" : "undid",
+                           finished ? "new content in" : "original content back in", fmt::join(r->files, ", ")));
+    return kExitOk;
+  }
+
   static std::string summary(const rewriter::ApplyReport& r, rewriter::ApplyMode mode) {
     size_t applied = r.plan.kernels.size();
     std::string kernels = fmt::format("{} kernel{}", applied, applied == 1 ? "" : "s");
@@ -163,7 +214,7 @@ class ApplyCommand : public Command {
 
   std::string result_dir_, mode_ = "patch", output_, build_dir_;
   std::vector<std::string> kernels_;
-  bool no_check_ = false;
+  bool no_check_ = false, recover_ = false;
   int jobs_ = 0;
 };
 

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cache/result_cache.h"
+#include "cli/cli_options.h"
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/console.h"
@@ -20,6 +21,19 @@ std::string size_text(int64_t bytes) {
   return fmt::format("{} B", bytes);
 }
 
+/// Regular files under `dir` and their bytes, no link followed.
+std::pair<int64_t, int64_t> folder_size(const std::filesystem::path& dir) {
+  int64_t files = 0, bytes = 0;
+  std::error_code ec;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec);
+       !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+    if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
+    ++files;
+    bytes += static_cast<int64_t>(it->file_size(ec));
+  }
+  return {files, bytes};
+}
+
 class CacheCommand : public Command {
  public:
   CLI::App* add_to(CLI::App& app) override {
@@ -28,12 +42,15 @@ class CacheCommand : public Command {
     stats_ = sub->add_subcommand("stats", "Entries, size and hit counts of the cache");
     clean_ = sub->add_subcommand("clean", "Remove cache entries (all, or those unused for --older-than DAYS)");
     for (CLI::App* s : {stats_, clean_}) {
-      s->add_option("-p,--build-dir", build_dir_, "Build tree whose cache to use (BUILD_DIR/.stark/cache)");
-      s->add_option("--cache-dir", cache_dir_, "The cache directory itself (also $STARK_CACHE_DIR)");
+      s->add_option("-p,--build-dir", build_dir_, "Build tree whose cache to use (BUILD_DIR/.stark/cache)")->transform(absolute_path());
+      s->add_option("--cache-dir", cache_dir_, "The cache directory itself (also $STARK_CACHE_DIR)")->transform(absolute_path());
     }
     stats_->add_flag("--json", json_, "Print stark.cache-stats/1 JSON");
     clean_->add_option("--older-than", older_than_days_, "Only entries not used for this many days")
         ->check(CLI::NonNegativeNumber);
+    clean_->add_option("--max-size", max_size_,
+                       "Remove the oldest entries and compile outputs until the cache holds at most this much "
+                       "(e.g. 5G, 500M; stark optimize keeps it under 5G by itself)");
     sub->footer(
         "\nstark optimize keeps every finished search in a cache: a kernel whose key is unchanged is\n"
         "not searched again; its cached winner is validated like a model's reply and re-verified on\n"
@@ -46,13 +63,17 @@ class CacheCommand : public Command {
         "Several processes (CI runners on a shared folder) may use one directory at once: each\n"
         "entry is its own file, written atomically. Entries from a shared cache are untrusted\n"
         "and checked before use. stark optimize --force searches anyway and refreshes the entries;\n"
-        "--no-cache neither reads nor writes the cache. clean never follows a symbolic link and\n"
-        "removes only files named like its own (entries/<2 hex>/<14 hex>.json and their temporaries).\n"
+        "--no-cache neither reads nor writes the cache. The same folder keeps nvcc's outputs\n"
+        "(<2 hex>/<16 hex>.cubin, .ptx, .o, .log, .fail), so no candidate is compiled twice.\n"
+        "clean never follows a symbolic link and removes only files named like its own (entries,\n"
+        "compile outputs and their temporaries). After each run stark optimize removes the oldest\n"
+        "files until the cache holds at most 5G, like ccache's max_size.\n"
         "\nExamples:\n"
-        "  stark cache stats -p build\n"
+        "  stark cache stats -p build                     entries, compile outputs, captures\n"
         "  stark cache stats --cache-dir /shared/stark-cache --json\n"
-        "  stark cache clean -p build                     remove every entry\n"
-        "  stark cache clean -p build --older-than 30     remove entries unused for 30 days\n");
+        "  stark cache clean -p build                     remove everything\n"
+        "  stark cache clean -p build --older-than 30     remove what was unused for 30 days\n"
+        "  stark cache clean -p build --max-size 1G       keep the newest 1G\n");
     return sub;
   }
 
@@ -62,6 +83,14 @@ class CacheCommand : public Command {
       return kExitUsage;
     }
     ResultCache cache(resolve_cache_dir(cache_dir_, build_dir_));
+    // A typo in --cache-dir must not read as an empty cache.
+    std::error_code ec;
+    if (std::filesystem::exists(cache.dir(), ec) && !std::filesystem::is_directory(cache.dir(), ec)) {
+      print_error(fmt::format("'{}' is not a folder, so not a cache", cache.dir().string()));
+      return kExitFailed;
+    }
+    if (!std::filesystem::exists(cache.dir(), ec))
+      print_note(fmt::format("there is no cache at '{}' (nothing was stored there yet)", cache.dir().string()));
     if (stats_->parsed()) return stats(cache);
     return clean(cache);
   }
@@ -81,6 +110,15 @@ class CacheCommand : public Command {
     std::cout << fmt::format("entries: {} ({} improved, {} no gain), {}\n", s->entries, s->by_status["improved"],
                              s->by_status["no_gain"], size_text(s->bytes));
     if (s->entries > 0) std::cout << fmt::format("created: {} .. {}\n", s->oldest, s->newest);
+    std::cout << fmt::format("compile outputs: {} file{}, {}\n", s->compile_files, s->compile_files == 1 ? "" : "s",
+                             size_text(s->compile_bytes));
+    if (!build_dir_.empty()) {
+      // The capture store is not the cache, but it is the other thing STARK keeps.
+      auto store = std::filesystem::path(build_dir_) / ".stark" / "captures";
+      auto [files, bytes] = folder_size(store);
+      std::cout << fmt::format("captures: {} file{}, {} in {} (stark capture --max-store-bytes caps it)\n", files,
+                               files == 1 ? "" : "s", size_text(bytes), store.string());
+    }
     if (s->unreadable > 0)
       std::cout << fmt::format("unreadable: {} file{} (never used; `stark cache clean` removes them)\n", s->unreadable,
                                s->unreadable == 1 ? "" : "s");
@@ -96,13 +134,22 @@ class CacheCommand : public Command {
     CleanOptions options;
     if (older_than_days_)
       options.older_than = std::chrono::seconds(static_cast<int64_t>(*older_than_days_ * 24 * 3600));
+    if (!max_size_.empty()) {
+      auto bytes = parse_size(max_size_);
+      if (!bytes) {
+        print_error("--max-size: " + bytes.error().message);
+        return kExitUsage;
+      }
+      options.max_bytes = *bytes;
+    }
     auto r = cache.clean(options);
     if (!r) {
       print_error(r.error().message);
       return kExitFailed;
     }
-    std::cout << fmt::format("removed {} entr{} ({}) from {}; kept {}\n", r->removed, r->removed == 1 ? "y" : "ies",
-                             size_text(r->bytes_freed), cache.dir().string(), r->kept);
+    std::cout << fmt::format("removed {} entr{} and {} compile output{} ({}) from {}; kept {} entr{}\n", r->removed,
+                             r->removed == 1 ? "y" : "ies", r->compile_removed, r->compile_removed == 1 ? "" : "s",
+                             size_text(r->bytes_freed), cache.dir().string(), r->kept, r->kept == 1 ? "y" : "ies");
     return kExitOk;
   }
 
@@ -110,6 +157,7 @@ class CacheCommand : public Command {
   CLI::App* clean_ = nullptr;
   std::string build_dir_, cache_dir_;
   std::optional<double> older_than_days_;
+  std::string max_size_;
   bool json_ = false;
 };
 

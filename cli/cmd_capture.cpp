@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "clang_tool/scan.h"
+#include "cli/cli_options.h"
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/console.h"
@@ -19,10 +20,11 @@ class CaptureCommand : public Command {
  public:
   CLI::App* add_to(CLI::App& app) override {
     auto* sub = app.add_subcommand("capture", "Record the marked kernels' launches while a command runs");
-    sub->add_option("-p,--build-dir", build_dir_, "Build tree (its compile database locates the kernels)")->required();
-    sub->add_option("--manifest", manifest_, "Manifest from stark scan (default: scan the build tree now)");
-    sub->add_option("--out", out_, "Capture store folder (default: BUILD_DIR/.stark/captures)");
+    sub->add_option("-p,--build-dir", build_dir_, "Build tree (its compile database locates the kernels)")->required()->transform(absolute_path());
+    sub->add_option("--manifest", manifest_, "Manifest from stark scan (default: scan the build tree now)")->transform(absolute_path());
+    sub->add_option("--out", out_, "Capture store folder (default: BUILD_DIR/.stark/captures)")->transform(absolute_path());
     sub->add_option("--max-per-kernel", limits_.max_per_kernel, "Launches kept per kernel, distinct shapes first")
+        ->check(whole_number(1, 10000))
         ->capture_default_str();
     sub->add_option("--max-capture-bytes", max_capture_, "Snapshot size cap of one launch (before + after)")
         ->capture_default_str();

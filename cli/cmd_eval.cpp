@@ -3,6 +3,7 @@
 #include <memory>
 #include <fmt/format.h>
 
+#include "cli/cli_options.h"
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/console.h"
@@ -19,10 +20,10 @@ class EvalCommand : public Command {
  public:
   CLI::App* add_to(CLI::App& app) override {
     auto* sub = app.add_subcommand("eval", "Judge one variant of a kernel on the GPU; print a stark.evaluation/1 JSON");
-    sub->add_option("--manifest", o_.manifest, "Manifest from stark scan")->required();
+    sub->add_option("--manifest", o_.manifest, "Manifest from stark scan")->required()->transform(absolute_path());
     sub->add_option("--kernel", o_.kernel, "Kernel id, as in the manifest (file:qualified name)")->required();
-    sub->add_option("--variant", o_.variant, "Variant file (stark.variant/1)")->required();
-    sub->add_option("--captures", captures_, "Capture store (default: BUILD_DIR/.stark/captures)");
+    sub->add_option("--variant", o_.variant, "Variant file (stark.variant/1)")->required()->transform(absolute_path());
+    sub->add_option("--captures", captures_, "Capture store (default: BUILD_DIR/.stark/captures)")->transform(absolute_path());
     sub->add_option("--device", o_.evaluator.devices, "GPU to use (repeat for several; default 0)");
     sub->add_option("--worker", worker_,
                     "Command that starts a GPU worker, {device} replaced by the device number\n"

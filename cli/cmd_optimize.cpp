@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <functional>
 #include <iostream>
 
 #include "agents/builtin/builtin_team.h"
@@ -11,12 +12,14 @@
 #include "cache/result_cache.h"
 #include "clang_tool/toolchain.h"
 #include "clang_tool/variant_check.h"
+#include "cli/cli_options.h"
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/console.h"
 #include "cli/manifest_input.h"
 #include "cli/progress.h"
 #include "core/file_io.h"
+#include "core/folder_lock.h"
 #include "harness/capture/capture_runner.h"
 #include "harness/evaluator/gpu_evaluator.h"
 #include "pipeline/input_summary.h"
@@ -32,10 +35,12 @@ class OptimizeCommand : public Command {
  public:
   CLI::App* add_to(CLI::App& app) override {
     auto* sub = app.add_subcommand("optimize", "Search faster variants of the marked kernels and prove them on the GPU");
-    sub->add_option("-p,--build-dir", build_dir_, "Build tree of the project")->required();
+    sub->add_option("-p,--build-dir", build_dir_, "Build tree of the project")->required()->transform(absolute_path());
     sub->add_option("--target", target_, "Only this CMake target's kernels");
-    sub->add_option("--manifest", manifest_, "Use this manifest instead of scanning");
-    sub->add_option("--kernel", kernels_, "Only this kernel id (repeatable; see stark scan)");
+    sub->add_option("--config", config_, "Configuration of a multi-config build whose flags to use (Release, ...)");
+    sub->add_option("--manifest", manifest_, "Use this manifest instead of scanning")->transform(absolute_path());
+    sub->add_option("--kernel", kernels_, "Only this kernel id (repeat the option for several; see stark scan --list)")
+        ->allow_extra_args(false);
     sub->add_option("--backend", backend_, "Who plays the plan/code/debug roles")
         ->check(CLI::IsMember({"builtin", "openai", "anthropic", "command"}))
         ->capture_default_str();
@@ -43,20 +48,20 @@ class OptimizeCommand : public Command {
     sub->add_option("--base-url", base_url_, "API endpoint (vLLM, llama.cpp, Ollama: http://host:port/v1)");
     sub->add_option("--command", command_, "For --backend command: a program that reads a request on stdin");
     sub->add_option("--budget", budget_, "Attempts per kernel (default: the annotation's, else 30)")
-        ->check(CLI::PositiveNumber);
+        ->check(whole_number(1, 100000));
     sub->add_option("--seed", seed_, "Seed of the search")->capture_default_str();
-    sub->add_option("--parallel", parallel_, "Candidates in flight at once")->check(CLI::Range(1, 64))->capture_default_str();
-    sub->add_option("--out", out_, "Result directory (default: BUILD_DIR/stark/<target or all>)");
+    sub->add_option("--parallel", parallel_, "Candidates in flight at once")->check(whole_number(1, 64))->capture_default_str();
+    sub->add_option("--out", out_, "Result directory (default: BUILD_DIR/stark/<target or all>)")->transform(absolute_path());
     sub->add_option("--executor", executor_, "Where GPU workers run: local (one per GPU here), slurm (srun --gres=gpu:1)")
         ->check(CLI::IsMember({"local", "slurm"}))
         ->capture_default_str();
     sub->add_option("--workers", workers_, "GPU workers (default: one per local GPU / per GPU of the SLURM allocation)")
-        ->check(CLI::PositiveNumber);
+        ->check(whole_number(1, 4096));
     sub->add_option("--srun-arg", srun_args_, "Added to every srun of --executor slurm (repeatable), e.g. --partition=gpu");
     sub->add_flag("--force", force_,
                   "Search every kernel afresh: ignore the result cache, saved search states and stored LLM replies "
                   "(every request is sent; the caches are refreshed)");
-    sub->add_option("--cache-dir", cache_dir_, "Result cache (default: $STARK_CACHE_DIR, else BUILD_DIR/.stark/cache)");
+    sub->add_option("--cache-dir", cache_dir_, "Result cache (default: $STARK_CACHE_DIR, else BUILD_DIR/.stark/cache)")->transform(absolute_path());
     sub->add_flag("--no-cache", no_cache_,
                   "Neither reuse nor store results or LLM replies (see stark cache --help)");
     sub->add_flag("--dry-run", dry_run_, "Print the prompts an LLM backend would get; send nothing");
@@ -97,13 +102,21 @@ class OptimizeCommand : public Command {
       if (!quiet_) progress.message("stark: " + m);
     };
 
-    auto input = obtain_manifest(build_dir_, target_, manifest_);
+    auto input = obtain_manifest(build_dir_, target_, config_, manifest_);
     if (!input) {
       print_error(input.error().message);
       return kExitFailed;
     }
     Manifest& manifest = input->manifest;
     fs::path out = out_.empty() ? fs::path(build_dir_) / "stark" / (target_.empty() ? "all" : target_) : fs::path(out_);
+    // Taken once the build is known to exist (the lock creates the folder),
+    // held to the end: a second run into this folder would spend the budget
+    // again and overwrite this one's result.
+    auto lock = FolderLock::acquire(out, "stark optimize");
+    if (!lock) {
+      print_error(lock.error().message);
+      return kExitFailed;
+    }
     fs::path manifest_path = out / "manifest.json";
     if (auto ok = write_json_file(manifest_path, nlohmann::json(manifest)); !ok) {
       print_error(ok.error().message);
@@ -216,15 +229,31 @@ class OptimizeCommand : public Command {
       return kExitFailed;
     }
     progress.end_run(*result);
+    trim_caches(cache.dir(), eo.cache_dir, note);
     note(fmt::format("results in {} (stark report --result {} --format md; stark apply --result {} --mode patch)",
                      out.string(), out.string(), out.string()));
     return input->had_errors ? kExitFailed : kExitOk;
   }
 
  private:
+  /// Keeps the result cache and the compile cache under the default cap,
+  /// oldest files first, as ccache does after a build.
+  void trim_caches(const fs::path& results, const fs::path& compiles,
+                   const std::function<void(const std::string&)>& note) const {
+    if (no_cache_ || dry_run_) return;
+    std::vector<fs::path> dirs{results};
+    if (compiles != results) dirs.push_back(compiles);
+    for (const fs::path& dir : dirs) {
+      auto trimmed = ResultCache(dir).clean({std::nullopt, kDefaultCacheMaxBytes});
+      if (trimmed && trimmed->removed + trimmed->compile_removed > 0)
+        note(fmt::format("cache {} over {} GiB: removed its {} oldest files", dir.string(), kDefaultCacheMaxBytes >> 30,
+                         trimmed->removed + trimmed->compile_removed));
+    }
+  }
+
   static std::string join_command(const std::vector<std::string>& argv) { return fmt::format("{}", fmt::join(argv, " ")); }
 
-  std::string build_dir_, target_, manifest_, backend_ = "builtin", model_, base_url_, command_, out_;
+  std::string build_dir_, target_, config_, manifest_, backend_ = "builtin", model_, base_url_, command_, out_;
   std::string executor_ = "local";
   int workers_ = 0;
   std::vector<std::string> srun_args_;

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/cli_options.h"
 #include "cli/command.h"
 #include "cli/console.h"
 #include "cli/version.h"
@@ -29,6 +30,17 @@ int main(int argc, char** argv) {
   std::vector<std::pair<CLI::App*, Command*>> subs;
   for (auto& c : commands) subs.emplace_back(c->add_to(app), c.get());
 
+  // `stark`, `stark help` and `stark version` do what they say.
+  std::string_view first = argc > 1 ? argv[1] : "";
+  if (argc == 1 || first == "help") {
+    fmt::print("{}", app.help());
+    return argc == 1 ? kExitUsage : kExitOk;
+  }
+  if (first == "version") {
+    fmt::print("stark {}\n", stark_version_string());
+    return kExitOk;
+  }
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -38,7 +50,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    print_error(e.what());
+    std::string unknown = unknown_argument_message(app, argc, argv);
+    print_error(unknown.empty() ? e.what() : unknown);
     std::string which;
     for (auto& [sub, cmd] : subs)
       if (sub->parsed()) which = " " + sub->get_name();

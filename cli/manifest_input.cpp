@@ -6,7 +6,7 @@
 namespace stark::cli {
 
 Expected<ManifestInput> obtain_manifest(const std::string& build_dir, const std::string& target,
-                                        const std::string& manifest_path) {
+                                        const std::string& config, const std::string& manifest_path) {
   ManifestInput in;
   if (!manifest_path.empty()) {
     auto m = load_manifest(manifest_path);
@@ -16,6 +16,7 @@ Expected<ManifestInput> obtain_manifest(const std::string& build_dir, const std:
     ScanOptions scan;
     scan.build_dir = build_dir;
     scan.target = target;
+    scan.config = config;
     auto s = scan_build(scan);
     if (!s) return s.error();
     for (const auto& d : s->manifest.diagnostics) print_diagnostic(d);

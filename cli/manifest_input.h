@@ -16,10 +16,10 @@ struct ManifestInput {
 };
 
 /// Loads manifest_path when given, else scans build_dir (restricted to
-/// target when given) and prints the scan's diagnostics. build_dir fills in
-/// a manifest without one.
+/// target when given, with config's flags in a multi-config build) and
+/// prints the scan's diagnostics. build_dir fills in a manifest without one.
 Expected<ManifestInput> obtain_manifest(const std::string& build_dir, const std::string& target,
-                                        const std::string& manifest_path);
+                                        const std::string& config, const std::string& manifest_path);
 
 }  // namespace stark::cli
 

@@ -31,8 +31,17 @@ Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, Va
   };
   std::vector<const Kernel*> selected;
   for (const auto& id : options.kernels)
-    if (!manifest.find_kernel(id))
-      return Error{fmt::format("no kernel '{}' in the manifest (run `stark scan` to list the kernels)", id)};
+    if (!manifest.find_kernel(id)) {
+      // Users type the kernel's name; ids are file:qualified name.
+      std::vector<std::string> near;
+      for (const auto& k : manifest.kernels)
+        if (!id.empty() && k.id.find(id) != std::string::npos) near.push_back(k.id);
+      std::string hint = near.size() == 1   ? fmt::format("; did you mean '{}'?", near[0])
+                         : near.size() > 1 ? fmt::format("; it matches {} ids (`stark scan -p BUILD --list` lists them)",
+                                                         near.size())
+                                           : " (`stark scan -p BUILD --list` lists the kernel ids)";
+      return Error{fmt::format("no kernel '{}' in the manifest{}", id, hint)};
+    }
   for (const auto& k : manifest.kernels)
     if (options.kernels.empty() ||
         std::find(options.kernels.begin(), options.kernels.end(), k.id) != options.kernels.end())

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
+#include <fstream>
 
 #include "cache/result_cache.h"
 #include "core/hash.h"
@@ -75,6 +76,23 @@ TEST(CacheCli, TheBuildDirectoryHoldsTheDefaultCache) {
   auto r = stark({"cache", "stats", "-p", build.string(), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(nlohmann::json::parse(r.output)["entries"], 2);
+}
+
+TEST(CacheCli, AFolderThatIsNotThereIsSaid) {
+  fs::path missing = fs::path(STARK_BINARY_DIR) / "tests/cache-cli-scratch/never-written";
+  fs::remove_all(missing);
+  auto r = stark({"cache", "stats", "--cache-dir", missing.string()});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("stark: there is no cache at '" + missing.string() + "' (nothing was stored there yet)"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(missing)) << "looking must not create it";
+  fs::create_directories(missing.parent_path());
+  std::ofstream(missing) << "a file\n";
+  r = stark({"cache", "clean", "--cache-dir", missing.string()});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("is not a folder, so not a cache"), std::string::npos) << r.output;
+  fs::remove(missing);
 }
 
 TEST(CacheCli, UsageErrorsAndHelp) {
