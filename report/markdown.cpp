@@ -268,6 +268,16 @@ std::string render_markdown(const ReportInput& in, const MarkdownOptions& option
     without_diff.insert(*largest);
     out = render(in, options, without_diff);
   }
+  if (out.size() > options.max_chars) {
+    // Still too long without any diff (hundreds of kernels): cut at a line
+    // and say where the rest is. No <details> is open once the diffs are gone.
+    const std::string note =
+        "\n_The rest of this report is cut to stay under GitHub's comment limit: `stark report --format html` "
+        "has every kernel._\n";
+    size_t keep = options.max_chars > note.size() ? options.max_chars - note.size() : 0;
+    size_t cut = out.rfind('\n', keep);
+    out = out.substr(0, cut == std::string::npos ? 0 : cut + 1) + note;
+  }
   return out;
 }
 

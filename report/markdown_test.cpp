@@ -75,9 +75,10 @@ TEST(Markdown, DiffsAreDroppedLargestFirstToFitGitHubsLimit) {
                                   "patch._",
                                   in.kernels[largest].change->added, in.kernels[largest].change->removed)))
       << md;
-  auto tiny = render_markdown(in, {"STARK", 100});
+  auto tiny = render_markdown(in, {"STARK", 2000});
   EXPECT_FALSE(has(tiny, "```diff")) << "every diff left out when nothing else fits";
-  EXPECT_TRUE(has(tiny, "| `saxpy` |")) << "the table always stays";
+  EXPECT_TRUE(has(tiny, "| `saxpy` |")) << "the table comes first and stays";
+  EXPECT_LE(tiny.size(), 2000u);
 }
 
 TEST(Markdown, TextFromTheResultCannotBreakTheTableOrInjectHtml) {
@@ -91,6 +92,16 @@ TEST(Markdown, TextFromTheResultCannotBreakTheTableOrInjectHtml) {
   for (size_t at = md.find("<img"); at != std::string::npos; at = md.find("<img", at + 1))
     EXPECT_EQ(md[at - 1], '\\') << "unescaped HTML at " << at;
   EXPECT_TRUE(has(md, "````diff\n")) << "a longer fence than any run of backticks in the diff";
+}
+
+TEST(Markdown, AReportTooLongEvenWithoutDiffsIsCutAtALineAndSaysWhereTheRestIs) {
+  auto in = load_test_input();
+  while (in.kernels.size() < 2000) in.kernels.push_back(in.kernels[3]);  // a no-gain kernel, one line each
+  auto md = render_markdown(in);
+  EXPECT_LE(md.size(), 60000u);
+  EXPECT_TRUE(has(md, "\n_The rest of this report is cut to stay under GitHub's comment limit: `stark report --format "
+                      "html` has every kernel._\n"))
+      << md.substr(md.size() - 300);
 }
 
 TEST(Markdown, NoTokenOrCostColumnsForTheBuiltInExpert) {
