@@ -16,6 +16,7 @@
 #include "cli/version.h"
 #include "core/file_io.h"
 #include "core/process.h"
+#include "core/scratch_dir.h"
 
 namespace stark::cli {
 
@@ -74,7 +75,9 @@ Finding check_tool(const std::string& name, const std::vector<std::string>& vers
 
 /// Parses a small annotated kernel exactly as scan would.
 Finding check_parse(const ClangSetup& setup, const fs::path& cuda) {
-  fs::path dir = fs::temp_directory_path() / fmt::format("stark-doctor-{}", getpid());
+  auto scratch = ScratchDir::create("doctor");
+  if (!scratch) return {"test parse", Status::Fail, scratch.error().message};
+  const fs::path& dir = scratch->path();
   fs::path file = dir / "probe.cu";
   auto written = write_file_atomic(file,
                                    "#include <cuda_runtime.h>\n"
@@ -86,8 +89,6 @@ Finding check_parse(const ClangSetup& setup, const fs::path& cuda) {
   if (!written) return {"test parse", Status::Fail, written.error().message};
   CompileCommand c{dir.string(), file.string(), {(cuda / "bin" / "nvcc").string(), "-c", file.string()}, "", {"90"}};
   UnitScan unit = scan_unit(c, setup);
-  std::error_code ec;
-  fs::remove_all(dir, ec);
   for (const auto& d : unit.diagnostics)
     if (d.level == Severity::Error) return {"test parse", Status::Fail, d.format()};
   if (unit.kernels.size() != 1 || unit.launches.size() != 1 ||

@@ -11,6 +11,7 @@
 #include "core/file_io.h"
 #include "core/paths.h"
 #include "core/result.h"
+#include "core/scratch_dir.h"
 #include "rewriter/cmake_fragment.h"
 #include "rewriter/sha256.h"
 #include "rewriter/unified_diff.h"
@@ -21,26 +22,6 @@ namespace stark::rewriter {
 namespace fs = std::filesystem;
 
 namespace {
-
-/// A temporary folder removed on destruction.
-class ScratchDir {
- public:
-  static Expected<ScratchDir> create() {
-    std::string pattern = (fs::temp_directory_path() / "stark-apply-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) return Error{"cannot create a temporary folder for the compile check"};
-    return ScratchDir(pattern);
-  }
-  ScratchDir(ScratchDir&& o) noexcept : path_(std::move(o.path_)) { o.path_.clear(); }
-  ~ScratchDir() {
-    std::error_code ec;
-    if (!path_.empty()) fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  explicit ScratchDir(fs::path p) : path_(std::move(p)) {}
-  fs::path path_;
-};
 
 /// Folders of the build's units inside the source root: real in the tree, so
 /// "../x" from a unit compiled there resolves inside the tree.
@@ -89,7 +70,7 @@ Expected<ApplyReport> plan_and_check(const Result& result, const Manifest& manif
   auto note = [&](const std::string& s) {
     if (request.note) request.note(s);
   };
-  auto scratch = ScratchDir::create();
+  auto scratch = ScratchDir::create("apply");
   if (!scratch) return scratch.error();
   for (;;) {
     auto plan = plan_apply(result, manifest, options);
@@ -198,7 +179,7 @@ Expected<ApplyReport> apply_result(const ApplyRequest& request) {
     return report;
   }
 
-  auto scratch = ScratchDir::create();
+  auto scratch = ScratchDir::create("apply");
   if (!scratch) return scratch.error();
   auto report = plan_and_check(*result, *manifest, request, scratch->path() / "tree");
   if (!report) return report;
