@@ -76,6 +76,19 @@ class Collector : public RecursiveASTVisitor<Collector> {
           return true;
         }
     }
+    // Marked on a declaration whose definition this unit does not see: the
+    // merge warns when no other unit defines it either.
+    if (fd && fd->hasAttr<CUDAGlobalAttr>() && !fd->getDefinition())
+      if (const AnnotateAttr* attr = own_stark_annotation(fd)) {
+        SourceLocation at = sm_.getExpansionLoc(attr->getLocation());
+        unit_.declared_only.push_back(
+            {usr_of(fd),
+             {file_of(at), static_cast<int>(sm_.getExpansionLineNumber(at)),
+              static_cast<int>(sm_.getExpansionColumnNumber(at)), Severity::Warning,
+              fmt::format("kernel '{}' is marked [[stark::optimize]] here, but no scanned translation unit defines it "
+                          "(is its .cu file compiled by this build, or in a target --target left out?)",
+                          fd->getQualifiedNameAsString())}});
+      }
     // The annotation may sit on an earlier declaration (a header prototype).
     if (fd && fd->isThisDeclarationADefinition() && fd->hasAttr<CUDAGlobalAttr>())
       for (const FunctionDecl* r : fd->redecls())

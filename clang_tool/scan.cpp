@@ -73,6 +73,7 @@ class Merger {
     }
     for (const auto& ul : unit.launches) launches_.push_back(ul);
     for (const auto& d : unit.diagnostics) diagnostics_.push_back(d);
+    for (const auto& declared : unit.declared_only) declared_only_.push_back(declared);
   }
 
   Manifest finish() {
@@ -117,6 +118,8 @@ class Merger {
       auto h = file_hash(f);
       m.files[display_path(f, root_)] = {h ? *h : std::string("unreadable")};
     }
+    for (const auto& [key, warning] : declared_only_)
+      if (!kernels_.count(key)) diagnostics_.push_back(warning);
     // A header's problem is seen by every unit that includes it: report it once.
     std::set<std::tuple<std::string, int, int, std::string>> seen;
     for (auto d : diagnostics_) {
@@ -134,6 +137,7 @@ class Merger {
   std::vector<std::string> order_;
   std::vector<UnitLaunch> launches_;
   std::vector<Diagnostic> diagnostics_;
+  std::vector<std::pair<std::string, Diagnostic>> declared_only_;
 };
 
 fs::path choose_source_root(const ScanOptions& options, const fs::path& cmake_source_dir,

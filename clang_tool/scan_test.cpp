@@ -227,7 +227,7 @@ fs::path write_bad_ccdb() {
   fs::path build = fs::temp_directory_path() / "stark_scan_test_bad";
   fs::remove_all(build);
   nlohmann::json db = nlohmann::json::array();
-  for (const char* f : {"good.cu", "not_kernel.cu", "bad_option.cu", "bad_names.cu", "broken.cu"}) {
+  for (const char* f : {"good.cu", "not_kernel.cu", "bad_option.cu", "bad_names.cu", "declared_only.cu", "broken.cu"}) {
     fs::path file = kSource / "tests/projects/bad/src" / f;
     db.push_back({{"directory", build.string()},
                   {"file", file.string()},
@@ -246,7 +246,7 @@ TEST(BadProject, LocatedErrorsAndTheRestStillScanned) {
   const Manifest& m = out->manifest;
   ASSERT_EQ(m.kernels.size(), 1u);
   EXPECT_EQ(m.kernels[0].id, "src/good.cu:still_found");
-  EXPECT_EQ(m.kernels[0].launches.size(), 1u);
+  EXPECT_EQ(m.kernels[0].launches.size(), 2u);  // good.cu's and declared_only.cu's
   EXPECT_TRUE(m.has_errors());
 
   std::vector<std::string> lines;
@@ -276,6 +276,11 @@ TEST(BadProject, LocatedErrorsAndTheRestStillScanned) {
               "of the kernel (its parameters: n, x)");
   expect_line("src/bad_names.cu:13:19: error: invalid [[stark::optimize]] option: 'block': block.x must be from 1 to "
               "1024, got 2048");
+  // Marked where it is declared, defined in no scanned unit.
+  expect_line("src/declared_only.cu:3:1: warning: kernel 'defined_elsewhere' is marked [[stark::optimize]] here, but "
+              "no scanned translation unit defines it (is its .cu file compiled by this build, or in a target --target "
+              "left out?)");
+  for (const auto& l : lines) EXPECT_EQ(l.find("'still_found' is marked"), std::string::npos) << l;
   bool grid_error = false, parse_error = false;
   for (const auto& d : m.diagnostics) {
     grid_error |= d.file == "src/bad_option.cu" && d.line == 7 && d.column == 32 &&

@@ -32,6 +32,9 @@ struct UnitScan {
   std::vector<UnitKernel> kernels;
   std::vector<UnitLaunch> launches;
   std::vector<Diagnostic> diagnostics;  // file absolute
+  /// Marked kernels this unit declares but does not define: their key (as
+  /// UnitKernel::key) and the warning to give if no scanned unit defines them.
+  std::vector<std::pair<std::string, Diagnostic>> declared_only;
   std::string cuda_wrappers;  // the cuda_wrappers folder clang read, empty if none
   double seconds = 0;         // wall time of the parse
 };

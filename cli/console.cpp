@@ -43,6 +43,10 @@ void print_warning(std::string_view message) { print_tagged(Severity::Warning, m
 void print_note(std::string_view message) { fmt::print(stderr, "stark: {}\n", message); }
 
 void print_diagnostic(const Diagnostic& d) {
+  if (d.file.empty()) {  // about the build, not a place in a file: stark's own line
+    print_tagged(d.level, d.message);
+    return;
+  }
   if (!use_color()) {
     fmt::print(stderr, "{}\n", d.format());
     return;

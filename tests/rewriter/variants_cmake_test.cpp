@@ -182,7 +182,7 @@ TEST_F(SwapBuild, MultiConfigBuildsTestAndScanTheConfigurationBeingBuilt) {
   EXPECT_EQ(release.find("this build has the configurations"), std::string::npos);
   std::string first = manifest({});
   EXPECT_EQ(first.find("\"-DNDEBUG\""), std::string::npos);
-  EXPECT_NE(first.find("warning: this build has the configurations Debug, Release, RelWithDebInfo; scanned with "
+  EXPECT_NE(first.find("stark: warning: this build has the configurations Debug, Release, RelWithDebInfo; scanned with "
                        "Debug's flags (--config NAME picks another)"),
             std::string::npos)
       << first;
