@@ -2,10 +2,13 @@
 #                       [TEST_ARGS <ctest args>...] [TEST_COMMAND <cmd>...] [OUTPUT_DIR dir])
 #
 # Adds <target>_stark_optimize (and the umbrella stark_optimize), which runs
+# (STARKRun.cmake)
 #   stark optimize -p <build> --target <target> --out <OUTPUT_DIR> [...] -- <tests>
 #   stark apply --result <OUTPUT_DIR> --mode variants     (MODE patch: -o <OUTPUT_DIR>/stark.patch)
 # <tests> is TEST_COMMAND, or `ctest --test-dir <build> <TEST_ARGS>`. OUTPUT_DIR
-# defaults to <build>/stark/<target>.
+# defaults to <build>/stark/<target>. Run again while <target> compiles the
+# variants, it optimizes the originals in <OUTPUT_DIR>/originals-build, a
+# build of the same sources with the same cache and STARK_USE_VARIANTS=OFF.
 #
 # With MODE variants (the default) and STARK_USE_VARIANTS ON (the default),
 # the configure step compiles the result's rewritten sources instead of the
@@ -75,6 +78,30 @@ function(_stark_collect_programs dir out)
   set(${out} "${found}" PARENT_SCOPE)
 endfunction()
 
+# The cache of this build as an initial-cache script (cmake -C): a second
+# build of the same sources configured with it is the same build, but for
+# what the command line then sets.
+function(_stark_write_initial_cache file)
+  get_cmake_property(names CACHE_VARIABLES)
+  set(text "# The cache of ${CMAKE_BINARY_DIR}, written by stark_optimize_target().\n")
+  foreach(name IN LISTS names)
+    get_property(type CACHE "${name}" PROPERTY TYPE)
+    if(type MATCHES "^(INTERNAL|STATIC)$" OR name STREQUAL "STARK_USE_VARIANTS")
+      continue()
+    endif()
+    if(type STREQUAL "UNINITIALIZED")
+      set(type STRING)
+    endif()
+    get_property(value CACHE "${name}" PROPERTY VALUE)
+    set(eq "==")
+    while(value MATCHES "]${eq}]")
+      string(APPEND eq "=")
+    endwhile()
+    string(APPEND text "set([${eq}[${name}]${eq}] [${eq}[${value}]${eq}] CACHE ${type} \"\")\n")
+  endforeach()
+  file(WRITE "${file}" "${text}")
+endfunction()
+
 function(_stark_depend_on_programs optimize_target)
   _stark_collect_programs("${CMAKE_SOURCE_DIR}" programs)
   if(NOT programs STREQUAL "")
@@ -117,43 +144,48 @@ function(stark_optimize_target target)
     get_target_property(exe STARK::stark LOCATION)
     _stark_has_optimize("${exe}" have_optimize)
     set(stark "$<TARGET_FILE:STARK::stark>")
-    # Never re-optimize a build that compiles the variants (STARKGuard.cmake).
+    # The scan-only target never reads a build that compiles the variants (STARKGuard.cmake).
     set(guard "${CMAKE_COMMAND}" -DSTAMP=${S_OUTPUT_DIR}/variants-in-use.txt -DTARGET=${target}
               -DBUILD=${CMAKE_BINARY_DIR} -P "${_STARK_MODULE_DIR}/STARKGuard.cmake")
     if(have_optimize)
-      set(optimize_args -p "${CMAKE_BINARY_DIR}" --target ${target} --out "${S_OUTPUT_DIR}")
+      set(optimize_args "")
       foreach(opt BACKEND MODEL BUDGET)
         if(S_${opt})
           string(TOLOWER ${opt} flag)
           list(APPEND optimize_args --${flag} "${S_${opt}}")
         endif()
       endforeach()
-      # A multi-config build scans and tests the configuration being built.
+      # What STARKRun.cmake needs, written now; the configuration comes at build time.
       get_property(multi_config GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
-      if(multi_config)
-        list(APPEND optimize_args --config "$<CONFIG>")
-        set(config_args -C "$<CONFIG>")
-      else()
-        set(config_args "")
-      endif()
-      if(S_TEST_COMMAND)
-        set(tests ${S_TEST_COMMAND})
-      else()
-        set(tests "${CMAKE_CTEST_COMMAND}" --test-dir "${CMAKE_BINARY_DIR}" --output-on-failure ${config_args}
-                  ${S_TEST_ARGS})
-      endif()
-      if(S_MODE STREQUAL "variants")
-        set(apply_args --mode variants)
-        set(after "the next build compiles the kernels stark apply listed as applied")
-      else()
-        set(apply_args --mode patch -o "${S_OUTPUT_DIR}/stark.patch")
-        set(after "review ${S_OUTPUT_DIR}/stark.patch, then git apply it")
-      endif()
+      set(params "${S_OUTPUT_DIR}/stark-run.cmake")
+      set(text "# Written by stark_optimize_target(${target}); read by STARKRun.cmake.\n")
+      foreach(pair "STARK_EXE;${exe}" "TARGET;${target}" "BUILD;${CMAKE_BINARY_DIR}" "SOURCE;${CMAKE_SOURCE_DIR}"
+                   "OUT;${S_OUTPUT_DIR}" "GENERATOR;${CMAKE_GENERATOR}" "MULTI_CONFIG;${multi_config}"
+                   "MODE;${S_MODE}" "CTEST;${CMAKE_CTEST_COMMAND}" "INIT_CACHE;${S_OUTPUT_DIR}/originals-cache.cmake")
+        list(GET pair 0 name)
+        list(SUBLIST pair 1 -1 value)
+        string(APPEND text "set(${name} [==[${value}]==])\n")
+      endforeach()
+      foreach(name OPTIMIZE_ARGS TEST_COMMAND TEST_ARGS)
+        if(name STREQUAL "OPTIMIZE_ARGS")
+          set(values ${optimize_args})
+        else()
+          set(values ${S_${name}})
+        endif()
+        set(quoted "\"\"")  # set(X) would unset X, and if() would then read its name
+        if(NOT "${values}" STREQUAL "")
+          set(quoted "")
+          foreach(v IN LISTS values)
+            string(APPEND quoted " [==[${v}]==]")
+          endforeach()
+        endif()
+        string(APPEND text "set(${name} ${quoted})\n")
+      endforeach()
+      file(WRITE "${params}" "${text}")
+      cmake_language(EVAL CODE
+        "cmake_language(DEFER DIRECTORY [[${CMAKE_SOURCE_DIR}]] CALL _stark_write_initial_cache [[${S_OUTPUT_DIR}/originals-cache.cmake]])")
       add_custom_target(${target}_stark_optimize
-        COMMAND ${guard}
-        COMMAND "${stark}" optimize ${optimize_args} -- ${tests}
-        COMMAND "${stark}" apply --result "${S_OUTPUT_DIR}" ${apply_args}
-        COMMAND "${CMAKE_COMMAND}" -E echo "STARK: ${target}: result in ${S_OUTPUT_DIR}; ${after}"
+        COMMAND "${CMAKE_COMMAND}" -DPARAMS=${params} -DCONFIG=$<CONFIG> -P "${_STARK_MODULE_DIR}/STARKRun.cmake"
         WORKING_DIRECTORY "${CMAKE_BINARY_DIR}"
         COMMENT "STARK: optimizing the kernels of ${target}"
         USES_TERMINAL VERBATIM)

@@ -95,14 +95,6 @@ TEST_F(SwapBuild, ResultSwapsSourcesStaleOriginalsFallBackAndOffBuildsOriginals)
   // Nothing left to do: no reconfigure loop.
   b = build();
   EXPECT_NE(b.output.find("ninja: no work to do"), std::string::npos) << b.output;
-  // Optimizing again would scan the tree's copies: the pipeline refuses, saying how.
-  auto again = run({"cmake", "--build", build_.string(), "--target", "swap_stark_optimize"});
-  EXPECT_NE(again.exit_code, 0);
-  EXPECT_NE(flat(again.output).find("STARK: swap is compiled from the optimized variants in " +
-                                    (result_ / "variants/tree").string()),
-            std::string::npos)
-      << again.output;
-  EXPECT_NE(again.output.find("-DSTARK_USE_VARIANTS=OFF"), std::string::npos) << again.output;
 
   // 4. An edited original: its group (relu and scale share ops.cu) falls
   //    back to the original with a warning; square keeps its variant.
@@ -137,6 +129,42 @@ TEST_F(SwapBuild, ResultSwapsSourcesStaleOriginalsFallBackAndOffBuildsOriginals)
     EXPECT_EQ(read_text(src_ / f), read_text(kSource / "tests/projects/swap" / f)) << f << " was written";
 }
 
+TEST_F(SwapBuild, OptimizingAgainWithTheVariantsInUseOptimizesTheOriginalsInABuildOfTheirOwn) {
+  // The tests of a build that compiles the variants launch the variants (with
+  // their own grids): their captures are no inputs for the originals.
+  auto c = configure({"-DSWAP_USER_OPTION=kept"});
+  ASSERT_EQ(c.exit_code, 0) << c.output;
+  auto scan = run({(kPrefix / "bin/stark").string(), "scan", "-p", build_.string(), "--target", "swap", "-o",
+                   (result_ / "manifest.json").string()});
+  ASSERT_EQ(scan.exit_code, 0) << scan.output;
+  write_swap_result(result_);
+  auto b = build();
+  ASSERT_EQ(b.exit_code, 0) << b.output;
+  ASSERT_EQ(markers(), (Markers{"relu", "scale", "square"}));
+
+  auto again = run({"cmake", "--build", build_.string(), "--target", "swap_stark_optimize"});
+  ASSERT_EQ(again.exit_code, 0) << again.output;
+  const fs::path originals = result_ / "originals-build";
+  EXPECT_NE(flat(again.output).find("STARK: swap compiles the optimized variants; optimizing the originals in " +
+                                    originals.string()),
+            std::string::npos)
+      << again.output;
+  // That build is this one with the variants off: same cache, original sources.
+  std::string cache = read_text(originals / "CMakeCache.txt");
+  EXPECT_NE(cache.find("SWAP_USER_OPTION:STRING=kept"), std::string::npos);
+  EXPECT_NE(cache.find("STARK_USE_VARIANTS:BOOL=OFF"), std::string::npos);
+  EXPECT_EQ(markers_in(originals / "libswap.a"), Markers{});
+  // The new result is about the originals, by the ids of the first run.
+  auto m = read_json_file(result_ / "manifest.json");
+  ASSERT_TRUE(m) << m.error().message;
+  EXPECT_EQ((*m)["build_dir"], originals.string());
+  std::vector<std::string> ids;
+  for (const auto& k : (*m)["kernels"]) ids.push_back(k["id"]);
+  EXPECT_EQ(ids, (std::vector<std::string>{"include/swap/activation.cuh:swap::relu", "src/norm.cu:swap::square",
+                                           "src/ops.cu:swap::scale"}));
+  EXPECT_EQ(again.output.find("variants/tree"), std::string::npos) << again.output;
+}
+
 TEST_F(SwapBuild, AResultThatRewritesExactlyOneFileIsUsed) {
   // A one-element CMake list ("0") is false in if(): the fragment's file list
   // must be tested for emptiness, not truth.
@@ -163,9 +191,10 @@ TEST_F(SwapBuild, MultiConfigBuildsTestAndScanTheConfigurationBeingBuilt) {
   auto commands = run({"ninja", "-C", build_.string(), "-f", "build-Release.ninja", "-t", "commands", "swap_stark_optimize"});
   ASSERT_EQ(commands.exit_code, 0) << commands.output;
   const std::string flat_commands = flat(commands.output);
-  EXPECT_NE(flat_commands.find("--output-on-failure -C Release"), std::string::npos) << commands.output;
-  EXPECT_NE(flat_commands.find("--target swap --out " + result_.string() + " --config Release"), std::string::npos)
+  EXPECT_NE(flat_commands.find("-DCONFIG=Release -P " + (kPrefix / "lib/cmake/STARK/STARKRun.cmake").string()),
+            std::string::npos)
       << commands.output;
+  EXPECT_NE(read_text(result_ / "stark-run.cmake").find("set(MULTI_CONFIG [==[1]==])"), std::string::npos);
   EXPECT_NE(flat_commands.find("-o Release/square_test"), std::string::npos) << commands.output;
 
   // The scan reads the configuration it is given, and names the ones there are.
