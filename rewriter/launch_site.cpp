@@ -94,7 +94,13 @@ class SiteNames {
         return Error{fmt::format("'{}' reads the original {}, whose place in the file the scan did not record", name, head)};
       if (has_side_effects(*original))
         return Error{fmt::format("'{}' reads the original {} '{}', which has side effects", name, head, *original)};
-      return CppText{fmt::format("static_cast<int>(dim3({}).{})", trim(*original), field), true};
+      // A literal says its own value (block 256 is 256 x 1 x 1); anything
+      // else may be an int or a dim3, which dim3(...) reads alike.
+      std::string_view text = trim(*original);
+      if (!text.empty() && text.size() < 10 && text.find_first_not_of("0123456789") == std::string_view::npos &&
+          text[0] != '0')
+        return CppText{field == "x" ? std::string(text) : "1", false};
+      return CppText{fmt::format("static_cast<int>(dim3({}).{})", text, field), true};
     }
     if (name == "shmem") {
       if (site_.shmem && !site_.shmem_range)

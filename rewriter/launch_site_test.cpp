@@ -46,6 +46,11 @@ TEST(LaunchSite, TemplateKernelInAHeaderAndItsOtherSite) {
   EXPECT_EQ(edited_line(m, k, k.launches[2], half),
             "  edge::detail::scale<float, 4><<<dim3(static_cast<int>(dim3(dim3((n + 511) / 512)).x) / 2, 1, 1), "
             "static_cast<int>(dim3(dim3(512)).x) * 2>>>(n, 3.0f, x, y);");
+  // A literal block reads as itself, as a person would write it.
+  LaunchOverride same_threads{{"ceil_div(grid.x * block.x, 512)"}, {"128"}, std::nullopt};
+  EXPECT_EQ(edited_line(m, k, k.launches[0], same_threads),
+            "  detail::scale<T, 4><<<((static_cast<int>(dim3((n + 255) / 256).x) * 256 + 511) / 512), 128, 0, "
+            "s>>>(n, alpha, x, y);");
 }
 
 TEST(LaunchSite, StructFieldsAndEverySite) {
