@@ -99,6 +99,14 @@ class Collector : public RecursiveASTVisitor<Collector> {
     return true;
   }
 
+  // A lambda's call operator is not visited as a declaration.
+  bool VisitLambdaExpr(LambdaExpr* lambda) {
+    if (const CXXMethodDecl* op = lambda->getCallOperator())
+      if (const AnnotateAttr* attr = own_stark_annotation(op))
+        error(attr->getLocation(), "[[stark::optimize]] marks only __global__ kernels; a lambda is not one");
+    return true;
+  }
+
   bool VisitCallExpr(CallExpr* call) {
     if (sm_.isInSystemHeader(sm_.getExpansionLoc(call->getBeginLoc()))) return true;
     if (auto* kcall = dyn_cast<CUDAKernelCallExpr>(call)) return add_chevron_launch(kcall);

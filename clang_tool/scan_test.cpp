@@ -259,6 +259,7 @@ TEST(BadProject, LocatedErrorsAndTheRestStillScanned) {
               "not a __global__ kernel");
   expect_line("src/not_kernel.cu:5:1: error: [[stark::optimize]] marks only __global__ kernels; 'device_helper' is "
               "not a __global__ kernel");
+  expect_line("src/not_kernel.cu:7:25: error: [[stark::optimize]] marks only __global__ kernels; a lambda is not one");
   expect_line("src/bad_option.cu:3:19: error: invalid [[stark::optimize]] option: unknown option 'budgett' (known: "
               "budget, rtol, atol, skip, seed, args, buffers, grid, block, shmem)");
   expect_line("src/bad_option.cu:5:16: error: invalid [[stark::optimize]] option: 'budget' expects an integer, got "
