@@ -5,6 +5,7 @@
 #define STARK_CLANG_TOOL_CLANG_ERRORS_H
 
 #include <clang/Basic/Diagnostic.h>
+#include <clang/Basic/DiagnosticSema.h>
 #include <clang/Basic/SourceManager.h>
 
 #include <filesystem>
@@ -16,8 +17,18 @@
 
 namespace stark {
 
+/// Lets the one warning STARK turns into its own error through the parse's
+/// -w: an attribute after a function's definition, which clang drops (so an
+/// annotation there never reaches the AST). A remark is not silenced by -w.
+inline void report_annotations_after_definitions(clang::DiagnosticsEngine& diagnostics) {
+  diagnostics.setSeverity(clang::diag::warn_attribute_precede_definition, clang::diag::Severity::Remark,
+                          clang::SourceLocation());
+}
+
 /// Keeps clang's errors (not warnings: the build compiles with its own
-/// compiler and flags, so a clang-only warning is noise), with absolute paths.
+/// compiler and flags, so a clang-only warning is noise), with absolute paths;
+/// and, as an error, a [[stark::optimize]] that clang dropped because it came
+/// after the definition.
 class ClangErrorCollector : public clang::DiagnosticConsumer {
  public:
   ClangErrorCollector(std::vector<Diagnostic>& out, std::string directory)
@@ -25,12 +36,16 @@ class ClangErrorCollector : public clang::DiagnosticConsumer {
 
   void HandleDiagnostic(clang::DiagnosticsEngine::Level level, const clang::Diagnostic& info) override {
     clang::DiagnosticConsumer::HandleDiagnostic(level, info);
-    if (level < clang::DiagnosticsEngine::Error) return;
+    const bool late_annotation =
+        info.getID() == clang::diag::warn_attribute_precede_definition && is_stark_annotation(info);
+    if (level < clang::DiagnosticsEngine::Error && !late_annotation) return;
     llvm::SmallString<256> message;
     info.FormatDiagnostic(message);
     Diagnostic d;
     d.level = Severity::Error;
-    d.message = std::string(message);
+    d.message = late_annotation ? "[[stark::optimize]] after the kernel's definition is dropped by the compiler; put "
+                                  "it on the definition or on a declaration before it"
+                                : std::string(message);
     if (info.hasSourceManager() && info.getLocation().isValid()) {
       const clang::SourceManager& sm = info.getSourceManager();
       clang::PresumedLoc p = sm.getPresumedLoc(sm.getExpansionLoc(info.getLocation()));
@@ -46,6 +61,22 @@ class ClangErrorCollector : public clang::DiagnosticConsumer {
   }
 
  private:
+  /// True when the diagnostic points at STARK_OPTIMIZE or stark::optimize.
+  static bool is_stark_annotation(const clang::Diagnostic& info) {
+    if (!info.hasSourceManager() || info.getLocation().isInvalid()) return false;
+    const clang::SourceManager& sm = info.getSourceManager();
+    clang::SourceLocation at = sm.getExpansionLoc(info.getLocation());
+    bool invalid = false;
+    llvm::StringRef buffer = sm.getBufferData(sm.getFileID(at), &invalid);
+    if (invalid) return false;
+    const size_t offset = sm.getFileOffset(at);
+    llvm::StringRef rest = buffer.substr(offset, 64);
+    llvm::StringRef before = buffer.substr(offset >= 7 ? offset - 7 : 0, offset >= 7 ? 7 : 0);
+    return rest.starts_with("STARK_OPTIMIZE") || rest.starts_with("stark::optimize") ||
+           (rest.starts_with("optimize") && before == "stark::") ||
+           rest.starts_with("clang::annotate(\"stark::optimize\"");
+  }
+
   std::vector<Diagnostic>& out_;
   std::string directory_;
 };

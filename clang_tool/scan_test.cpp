@@ -227,7 +227,7 @@ fs::path write_bad_ccdb() {
   fs::path build = fs::temp_directory_path() / "stark_scan_test_bad";
   fs::remove_all(build);
   nlohmann::json db = nlohmann::json::array();
-  for (const char* f : {"good.cu", "not_kernel.cu", "bad_option.cu", "bad_names.cu", "declared_only.cu", "broken.cu"}) {
+  for (const char* f : {"good.cu", "not_kernel.cu", "bad_option.cu", "bad_names.cu", "declared_only.cu", "late_annotation.cu", "broken.cu"}) {
     fs::path file = kSource / "tests/projects/bad/src" / f;
     db.push_back({{"directory", build.string()},
                   {"file", file.string()},
@@ -277,6 +277,11 @@ TEST(BadProject, LocatedErrorsAndTheRestStillScanned) {
               "of the kernel (its parameters: n, x)");
   expect_line("src/bad_names.cu:13:19: error: invalid [[stark::optimize]] option: 'block': block.x must be from 1 to "
               "1024, got 2048");
+  // Marked after the definition: clang drops the attribute; STARK says so.
+  for (const char* at : {"src/late_annotation.cu:8:1", "src/late_annotation.cu:11:3"})
+    expect_line(std::string(at) + ": error: [[stark::optimize]] after the kernel's definition is dropped by the "
+                                  "compiler; put it on the definition or on a declaration before it");
+  for (const auto& l : lines) EXPECT_EQ(l.find("late_annotation.cu:14"), std::string::npos) << "not ours: " << l;
   // Marked where it is declared, defined in no scanned unit.
   expect_line("src/declared_only.cu:3:1: warning: kernel 'defined_elsewhere' is marked [[stark::optimize]] here, but "
               "no scanned translation unit defines it (is its .cu file compiled by this build, or in a target --target "

@@ -64,6 +64,7 @@ class CollectAction : public clang::ASTFrontendAction {
 
  protected:
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance& ci, llvm::StringRef) override {
+    report_annotations_after_definitions(ci.getDiagnostics());
     // The toolkit's and clang's headers are keyed by their versions, not walked.
     auto toolchain = std::make_unique<ToolchainFiles>(
         ci.getSourceManager(), std::vector<std::filesystem::path>{setup_.resource_dir, setup_.stub_dir, cuda_path_});
