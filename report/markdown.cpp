@@ -8,6 +8,7 @@
 
 #include "core/text.h"
 #include "report/format.h"
+#include "report/html_code.h"
 #include "report/search_tree.h"
 
 namespace stark::report {
@@ -36,20 +37,13 @@ std::string text(std::string_view s) {
 }
 
 /// Text inside an HTML element (the <summary> of a folded diff), where
-/// Markdown escapes do not apply.
+/// Markdown escapes do not apply: HTML-escaped, on one line, no mention.
 std::string html_text(std::string_view s) {
   std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '@': out += "@&#8203;"; break;
-      case '\n':
-      case '\r': out += ' '; break;
-      default: out += c;
-    }
+  for (char c : html_escape(s)) {
+    if (c == '@') out += "@&#8203;";
+    else if (c == '\n' || c == '\r') out += ' ';
+    else out += c;
   }
   return out;
 }
