@@ -26,7 +26,6 @@ struct Marker {
 
 bool space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 bool digit(char c) { return c >= '0' && c <= '9'; }
-bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 size_t skip_space(std::string_view s, size_t i) {
   while (i < s.size() && space(s[i])) ++i;
@@ -194,7 +193,7 @@ std::optional<ByteRange> find_body(std::string_view s, std::string_view name) {
   // (a model's reply may repeat the name thousands of times).
   ForwardFind next_brace(s, "{"), next_semicolon(s, ";");
   for (size_t at = s.find(name); at != npos; at = s.find(name, at + 1)) {
-    if ((at > 0 && is_ident(s[at - 1])) || (at + name.size() < s.size() && is_ident(s[at + name.size()]))) continue;
+    if ((at > 0 && is_identifier_char(s[at - 1])) || (at + name.size() < s.size() && is_identifier_char(s[at + name.size()]))) continue;
     size_t p = at + name.size();
     while (p < s.size() && space(s[p])) ++p;
     if (p >= s.size() || s[p] != '(') continue;
@@ -218,7 +217,7 @@ Expected<void> check_spans_filled(std::string_view code) {
     size_t p = skip_space(code, at + 2);
     for (std::string_view word : {"STARK_SPAN", "STARK_END"}) {
       size_t after = p + word.size();
-      if (code.compare(p, word.size(), word) != 0 || (after < code.size() && is_ident(code[after]))) continue;
+      if (code.compare(p, word.size(), word) != 0 || (after < code.size() && is_identifier_char(code[after]))) continue;
       return Error{fmt::format("the kernel still contains the marker '{}...': every marked span must be replaced by "
                                "its new code and every STARK_SPAN/STARK_END marker removed",
                                code.substr(at, after - at))};

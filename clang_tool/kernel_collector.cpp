@@ -16,6 +16,7 @@
 
 #include "clang_tool/annotation.h"
 #include "clang_tool/fingerprint.h"
+#include "clang_tool/launch_dims.h"
 #include "clang_tool/mangle.h"
 #include "core/option_names.h"
 #include "core/paths.h"
@@ -395,14 +396,26 @@ class Collector : public RecursiveASTVisitor<Collector> {
     }
   }
 
+  /// The type of a grid or block argument and the local variable it names.
+  void describe_dim(const Expr* arg, DimType& type, std::optional<LaunchVariable>& var) const {
+    type = dim_type(arg);
+    if (!callers_.empty()) var = launch_variable(arg, callers_.back(), ctx_);
+  }
+
   bool add_chevron_launch(CUDAKernelCallExpr* call) {
     const FunctionDecl* callee = call->getDirectCallee();
     const FunctionDecl* pattern = annotated_pattern(callee);
     if (!pattern) return true;
     Launch l = new_launch(call, callee, LaunchKind::Chevron);
     const CallExpr* config = call->getConfig();
-    if (config->getNumArgs() > 0) set_part(l.grid, l.grid_range, config->getArg(0));
-    if (config->getNumArgs() > 1) set_part(l.block, l.block_range, config->getArg(1));
+    if (config->getNumArgs() > 0) {
+      set_part(l.grid, l.grid_range, config->getArg(0));
+      describe_dim(config->getArg(0), l.grid_type, l.grid_var);
+    }
+    if (config->getNumArgs() > 1) {
+      set_part(l.block, l.block_range, config->getArg(1));
+      describe_dim(config->getArg(1), l.block_type, l.block_var);
+    }
     if (config->getNumArgs() > 2) set_part(l.shmem, l.shmem_range, config->getArg(2));
     if (config->getNumArgs() > 3) set_part(l.stream, l.stream_range, config->getArg(3));
     SourceLocation open = config->getBeginLoc(), close = config->getRParenLoc();
@@ -438,6 +451,10 @@ class Collector : public RecursiveASTVisitor<Collector> {
       };
       part(first_config, l.grid, l.grid_range);
       part(first_config + 1, l.block, l.block_range);
+      if (first_config + 1 < call->getNumArgs()) {
+        describe_dim(call->getArg(first_config), l.grid_type, l.grid_var);
+        describe_dim(call->getArg(first_config + 1), l.block_type, l.block_var);
+      }
       part(first_config + 3, l.shmem, l.shmem_range);
       part(first_config + 4, l.stream, l.stream_range);
       l.args = args_of_array(call->getArg(static_cast<unsigned>(args_array)), pattern);

@@ -1,8 +1,10 @@
-// stark cache stats|clean: what the result cache of stark optimize holds, and
-// emptying it. The cache itself is cache/ (result_cache.h).
+// stark cache stats|clean: what the result cache of stark optimize and the
+// capture store of a build hold, and emptying them. The cache itself is
+// cache/ (result_cache.h), the store harness/store/ (capture_store.h).
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <ctime>
 #include <iostream>
 
 #include "cache/result_cache.h"
@@ -10,6 +12,8 @@
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "cli/console.h"
+#include "harness/capture/capture_runner.h"
+#include "harness/store/capture_store.h"
 
 namespace stark::cli {
 
@@ -34,13 +38,22 @@ std::pair<int64_t, int64_t> folder_size(const std::filesystem::path& dir) {
   return {files, bytes};
 }
 
+/// Seconds since the epoch of "2026-12-01T10:00:00Z"; nullopt when it is not one.
+std::optional<std::time_t> parse_utc(const std::string& text) {
+  std::tm tm{};
+  const char* end = strptime(text.c_str(), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  if (!end || *end != '\0') return std::nullopt;
+  return timegm(&tm);
+}
+
 class CacheCommand : public Command {
  public:
   CLI::App* add_to(CLI::App& app) override {
     auto* sub = app.add_subcommand("cache", "Show or empty the result cache that spares stark optimize a second search");
     sub->require_subcommand(1);
     stats_ = sub->add_subcommand("stats", "Entries, size and hit counts of the cache");
-    clean_ = sub->add_subcommand("clean", "Remove cache entries (all, or those unused for --older-than DAYS)");
+    clean_ = sub->add_subcommand("clean", "Remove cache entries and, with -p, the build's captures (all, or those "
+                                          "older than --older-than DAYS)");
     for (CLI::App* s : {stats_, clean_}) {
       s->add_option("-p,--build-dir", build_dir_, "Build tree whose cache to use (BUILD_DIR/.stark/cache)")->transform(absolute_path());
       s->add_option("--cache-dir", cache_dir_, "The cache directory itself (also $STARK_CACHE_DIR)")->transform(absolute_path());
@@ -68,10 +81,14 @@ class CacheCommand : public Command {
         "clean never follows a symbolic link and removes only files named like its own (entries,\n"
         "compile outputs and their temporaries). After each run stark optimize removes the oldest\n"
         "files until the cache holds at most 5G, like ccache's max_size.\n"
+        "\nWith -p, stats and clean cover the build's capture store too (BUILD_DIR/.stark/captures):\n"
+        "clean removes every capture, or with --older-than those recorded before then, and the\n"
+        "blobs no capture left refers to (the next stark capture or stark_optimize records them\n"
+        "again). Blobs written in the last 10 minutes stay: a test may be capturing right now.\n"
         "\nExamples:\n"
         "  stark cache stats -p build                     entries, compile outputs, captures\n"
         "  stark cache stats --cache-dir /shared/stark-cache --json\n"
-        "  stark cache clean -p build                     remove everything\n"
+        "  stark cache clean -p build                     remove everything, captures included\n"
         "  stark cache clean -p build --older-than 30     remove what was unused for 30 days\n"
         "  stark cache clean -p build --max-size 1G       keep the newest 1G\n");
     return sub;
@@ -114,10 +131,15 @@ class CacheCommand : public Command {
                              size_text(s->compile_bytes));
     if (!build_dir_.empty()) {
       // The capture store is not the cache, but it is the other thing STARK keeps.
-      auto store = std::filesystem::path(build_dir_) / ".stark" / "captures";
+      auto store = harness::default_store(build_dir_);
       auto [files, bytes] = folder_size(store);
-      std::cout << fmt::format("captures: {} file{}, {} in {} (stark capture --max-store-bytes caps it)\n", files,
-                               files == 1 ? "" : "s", size_text(bytes), store.string());
+      auto opened = harness::CaptureStore::open(store, false);
+      auto index = opened ? opened->read_index() : Expected<harness::CaptureIndex>(Error{""});
+      std::string count = index ? fmt::format("{} capture{}, ", index->captures.size(),
+                                              index->captures.size() == 1 ? "" : "s")
+                                : "";
+      std::cout << fmt::format("captures: {}{} file{}, {} in {} (stark capture --max-store-bytes caps it)\n", count,
+                               files, files == 1 ? "" : "s", size_text(bytes), store.string());
     }
     if (s->unreadable > 0)
       std::cout << fmt::format("unreadable: {} file{} (never used; `stark cache clean` removes them)\n", s->unreadable,
@@ -150,6 +172,41 @@ class CacheCommand : public Command {
     std::cout << fmt::format("removed {} entr{} and {} compile output{} ({}) from {}; kept {} entr{}\n", r->removed,
                              r->removed == 1 ? "y" : "ies", r->compile_removed, r->compile_removed == 1 ? "" : "s",
                              size_text(r->bytes_freed), cache.dir().string(), r->kept, r->kept == 1 ? "y" : "ies");
+    return build_dir_.empty() ? kExitOk : clean_captures();
+  }
+
+  /// The build's capture store: all of it, or the captures recorded before
+  /// --older-than days. --max-size alone caps the cache folder only.
+  int clean_captures() const {
+    auto dir = harness::default_store(build_dir_);
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) return kExitOk;
+    if (!max_size_.empty() && !older_than_days_) {
+      std::cout << fmt::format("captures in {} kept: --max-size caps the cache folder (stark capture "
+                               "--max-store-bytes caps the capture store)\n",
+                               dir.string());
+      return kExitOk;
+    }
+    auto store = harness::CaptureStore::open(dir, false);
+    if (!store) {
+      print_error(store.error().message);
+      return kExitFailed;
+    }
+    std::optional<std::time_t> cutoff;
+    if (older_than_days_) cutoff = std::time(nullptr) - static_cast<std::time_t>(*older_than_days_ * 24 * 3600);
+    auto pruned = store->prune([&](const harness::Capture& c) {
+      if (!cutoff) return true;
+      auto created = parse_utc(c.created);
+      return created && *created < *cutoff;
+    });
+    if (!pruned) {
+      print_error(pruned.error().message);
+      return kExitFailed;
+    }
+    std::cout << fmt::format("removed {} capture{} and {} file{} ({}) from {}; kept {} capture{}\n", pruned->captures,
+                             pruned->captures == 1 ? "" : "s", pruned->files, pruned->files == 1 ? "" : "s",
+                             size_text(static_cast<int64_t>(pruned->bytes)), dir.string(), pruned->kept,
+                             pruned->kept == 1 ? "" : "s");
     return kExitOk;
   }
 

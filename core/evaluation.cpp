@@ -45,6 +45,7 @@ void to_json(json& j, const Evaluation& e) {
     if (c.variant_us) cj["variant_us"] = *c.variant_us;
     cj["max_abs_err"] = or_null(c.max_abs_err);
     cj["max_rel_err"] = or_null(c.max_rel_err);
+    if (c.bytes) cj["bytes"] = *c.bytes;
     captures.push_back(std::move(cj));
   }
   j = {{"schema", kEvaluationSchema},
@@ -81,6 +82,7 @@ void from_json(const json& j, Evaluation& e) {
     c.variant_us = optional_field<Timing>(cj, "variant_us");
     c.max_abs_err = optional_field<double>(cj, "max_abs_err");
     c.max_rel_err = optional_field<double>(cj, "max_rel_err");
+    c.bytes = optional_field<uint64_t>(cj, "bytes");
     e.captures.push_back(std::move(c));
   }
   e.baseline_us = optional_field<double>(j, "baseline_us");

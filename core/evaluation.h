@@ -2,6 +2,7 @@
 #ifndef STARK_CORE_EVALUATION_H
 #define STARK_CORE_EVALUATION_H
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -41,6 +42,9 @@ struct CaptureEvaluation {
   std::optional<Timing> variant_us;
   std::optional<double> max_abs_err;
   std::optional<double> max_rel_err;
+  /// Extension: the bytes this launch must move through DRAM at least once
+  /// (harness/worker/traffic.h), for its share of the memory roof.
+  std::optional<uint64_t> bytes;
   bool operator==(const CaptureEvaluation&) const = default;
 };
 

@@ -8,6 +8,7 @@ void to_json(nlohmann::json& j, const GpuInfo& g) {
   j = {{"name", g.name}, {"sm", g.sm}, {"driver", g.driver}, {"cuda", g.cuda}};
   if (g.sm_count > 0) j["sm_count"] = g.sm_count;
   if (g.mem_bandwidth_gbs > 0) j["mem_bandwidth_gbs"] = g.mem_bandwidth_gbs;
+  if (g.copy_bandwidth_gbs > 0) j["copy_bandwidth_gbs"] = g.copy_bandwidth_gbs;
 }
 
 void from_json(const nlohmann::json& j, GpuInfo& g) {
@@ -18,6 +19,7 @@ void from_json(const nlohmann::json& j, GpuInfo& g) {
   g.cuda = j.value("cuda", "");
   g.sm_count = j.value("sm_count", 0);
   g.mem_bandwidth_gbs = j.value("mem_bandwidth_gbs", 0.0);
+  g.copy_bandwidth_gbs = j.value("copy_bandwidth_gbs", 0.0);
 }
 
 }  // namespace stark

@@ -16,6 +16,9 @@ struct GpuInfo {
   std::string cuda;    // "13.0"
   int sm_count = 0;            // extension: multiprocessors
   double mem_bandwidth_gbs = 0;  // extension: peak DRAM bandwidth (GB/s), 0 = unknown
+  /// Extension: device-to-device copy bandwidth (GB/s, read plus write) the
+  /// worker measured when it started: the memory roof kernels are held to.
+  double copy_bandwidth_gbs = 0;
   bool operator==(const GpuInfo&) const = default;
 };
 

@@ -25,6 +25,29 @@ constexpr std::pair<const char*, ParamKind> kParamKinds[] = {
     {"scalar", ParamKind::Scalar}, {"pointer", ParamKind::Pointer}, {"record", ParamKind::Record}};
 constexpr std::pair<const char*, LaunchKind> kLaunchKinds[] = {
     {"chevron", LaunchKind::Chevron}, {"api", LaunchKind::Api}};
+constexpr std::pair<const char*, DimType> kDimTypes[] = {
+    {"integer", DimType::Integer}, {"dim3_args", DimType::Dim3Args}, {"dim3", DimType::Dim3}};
+
+void put_dim_type(json& j, const char* key, DimType t) {
+  for (const auto& [name, value] : kDimTypes)
+    if (value == t) j[key] = name;
+}
+
+DimType read_dim_type(const json& j, const char* key) {
+  if (!j.contains(key) || j[key].is_null()) return DimType::Unknown;
+  return enum_from(j[key], "grid or block type", kDimTypes);
+}
+
+void put_variable(json& j, const char* key, const std::optional<LaunchVariable>& v) {
+  if (v) j[key] = {{"name", v->name}, {"decl", v->decl}, {"uses", v->uses}};
+}
+
+std::optional<LaunchVariable> read_variable(const json& j, const char* key) {
+  if (!j.contains(key) || j[key].is_null()) return std::nullopt;
+  const json& v = j[key];
+  return LaunchVariable{v.at("name").get<std::string>(), v.at("decl").get<ByteRange>(),
+                        v.at("uses").get<std::vector<ByteRange>>()};
+}
 
 json optional_text(const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); }
 
@@ -126,6 +149,10 @@ void to_json(json& j, const Launch& l) {
   put_range(j, "block_range", l.block_range);
   put_range(j, "shmem_range", l.shmem_range);
   put_range(j, "stream_range", l.stream_range);
+  put_dim_type(j, "grid_type", l.grid_type);
+  put_dim_type(j, "block_type", l.block_type);
+  put_variable(j, "grid_var", l.grid_var);
+  put_variable(j, "block_var", l.block_var);
   j["caller"] = l.caller;
 }
 void from_json(const json& j, Launch& l) {
@@ -144,6 +171,10 @@ void from_json(const json& j, Launch& l) {
   l.block_range = read_range(j, "block_range");
   l.shmem_range = read_range(j, "shmem_range");
   l.stream_range = read_range(j, "stream_range");
+  l.grid_type = read_dim_type(j, "grid_type");
+  l.block_type = read_dim_type(j, "block_type");
+  l.grid_var = read_variable(j, "grid_var");
+  l.block_var = read_variable(j, "block_var");
   l.caller = j.value("caller", "");
 }
 

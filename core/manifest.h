@@ -73,6 +73,23 @@ struct CompileCommand {
 
 enum class LaunchKind { Chevron, Api };
 
+/// What a launch's grid or block expression is before it becomes a dim3:
+/// an integer (`(n + 255) / 256`: x is its value, y and z are 1), a dim3
+/// built in place from integers (`dim3(x, y)`: its arguments, then 1s), or
+/// another dim3 (a variable, a call).
+enum class DimType { Unknown, Integer, Dim3Args, Dim3 };
+
+/// A local variable a launch passes as its grid or block (`dim3 grid(...);
+/// k<<<grid, block>>>`), declared alone with an initializer free of side
+/// effects: where it is declared and every place the function reads it, so
+/// a rewrite that replaces every read can drop the declaration with them.
+struct LaunchVariable {
+  std::string name;
+  ByteRange decl;               // the declaration statement, through its ';'
+  std::vector<ByteRange> uses;  // each reference in the enclosing function
+  bool operator==(const LaunchVariable&) const = default;
+};
+
 /// One place in host code that launches the kernel.
 struct Launch {
   std::string file;  // relative to the source root
@@ -85,6 +102,8 @@ struct Launch {
   // Extension of the DESIGN contract: where each configuration part is, so
   // the rewriter replaces parts exactly (absent = not written at the site).
   std::optional<ByteRange> grid_range, block_range, shmem_range, stream_range;
+  DimType grid_type = DimType::Unknown, block_type = DimType::Unknown;  // extension
+  std::optional<LaunchVariable> grid_var, block_var;                    // extension
   std::string caller;  // qualified name of the enclosing function
   bool operator==(const Launch&) const = default;
 };

@@ -68,17 +68,19 @@ void from_json(const json& j, TreeNode& n) {
 std::vector<CaptureTime> capture_times(const Evaluation& e) {
   std::vector<CaptureTime> out;
   for (const auto& c : e.captures)
-    if (c.baseline_us && c.variant_us) out.push_back({c.id, c.baseline_us->median, c.variant_us->median});
+    if (c.baseline_us && c.variant_us) out.push_back({c.id, c.baseline_us->median, c.variant_us->median, c.bytes});
   return out;
 }
 
 void to_json(json& j, const CaptureTime& c) {
   j = {{"id", c.id}, {"baseline_us", c.baseline_us}, {"best_us", c.best_us}};
+  if (c.bytes) j["bytes"] = *c.bytes;
 }
 void from_json(const json& j, CaptureTime& c) {
   c.id = j.at("id").get<std::string>();
   c.baseline_us = j.at("baseline_us").get<double>();
   c.best_us = j.at("best_us").get<double>();
+  c.bytes = optional_field<uint64_t>(j, "bytes");
 }
 
 void to_json(json& j, const KernelResult& k) {

@@ -49,6 +49,7 @@ struct CaptureTime {
   std::string id;  // the capture's id in the store
   double baseline_us = 0;
   double best_us = 0;
+  std::optional<uint64_t> bytes;  // the launch's compulsory DRAM traffic, where measured
   bool operator==(const CaptureTime&) const = default;
 };
 

@@ -10,6 +10,11 @@ namespace stark {
 
 std::string_view trim(std::string_view s);
 
+/// A letter, digit or '_': a character of a C++ identifier.
+inline bool is_identifier_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
 /// Splits on sep at nesting depth 0 of (), [] and {}, so "min(a, b), c" is two parts.
 std::vector<std::string_view> split(std::string_view s, char sep);
 

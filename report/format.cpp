@@ -30,6 +30,35 @@ std::string format_speedup(std::optional<double> s) {
   return fmt::format("{:.{}f}×", *s, *s >= 10 ? 1 : 2);
 }
 
+std::optional<MemoryRoof> memory_roof(const KernelResult& k, const std::optional<GpuInfo>& gpu) {
+  if (!gpu || !(gpu->copy_bandwidth_gbs > 0) || k.captures.empty()) return std::nullopt;
+  double bytes = 0, baseline_us = 0, best_us = 0;
+  for (const auto& c : k.captures) {
+    if (!c.bytes || !(c.baseline_us > 0) || !(c.best_us > 0)) return std::nullopt;
+    bytes += static_cast<double>(*c.bytes);
+    baseline_us += c.baseline_us;
+    best_us += c.best_us;
+  }
+  if (!(bytes > 0)) return std::nullopt;
+  MemoryRoof r;
+  r.roof_gbs = gpu->copy_bandwidth_gbs;
+  r.best_gbs = bytes / (best_us * 1e3);  // bytes per microsecond / 1e3 = GB/s
+  r.best = r.best_gbs / r.roof_gbs;
+  r.baseline = bytes / (baseline_us * 1e3) / r.roof_gbs;
+  return r;
+}
+
+std::string format_share(std::optional<double> share) {
+  if (!share) return "—";
+  double pct = *share * 100;
+  return pct >= 10 ? fmt::format("{:.0f}%", pct) : fmt::format("{:.1f}%", pct);
+}
+
+std::string format_bandwidth(double gbs) {
+  if (gbs >= 1000) return sig3(gbs / 1000) + " TB/s";
+  return sig3(gbs) + " GB/s";
+}
+
 std::string format_count(int64_t n) {
   if (n >= 1'000'000) return sig3(n / 1e6) + "M";
   if (n >= 10'000) return sig3(n / 1e3) + "k";

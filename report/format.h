@@ -56,6 +56,22 @@ struct RunTotals {
 };
 RunTotals run_totals(const Result& r);
 
+/// How close a kernel runs to the memory roof: the bytes its captures must
+/// move (harness/worker/traffic.h) over its time, against the copy
+/// bandwidth the worker measured on the same GPU in the same run.
+struct MemoryRoof {
+  double baseline = 0;  // share of the roof, 0.42 = 42%
+  double best = 0;
+  double best_gbs = 0;  // achieved by the kept variant
+  double roof_gbs = 0;  // measured copy bandwidth
+};
+/// nullopt unless every timed capture has its bytes and the GPU its copy bandwidth.
+std::optional<MemoryRoof> memory_roof(const KernelResult& k, const std::optional<GpuInfo>& gpu);
+/// "42%", "0.3%", "—" for nullopt.
+std::string format_share(std::optional<double> share);
+/// "3.92 TB/s", "812 GB/s".
+std::string format_bandwidth(double gbs);
+
 /// A kernel status as people read it: "improved", "no gain", "failed"...
 std::string status_label(KernelStatus s);
 

@@ -75,5 +75,29 @@ TEST(Format, TotalsUseTheGeometricMeanOfImprovedKernels) {
   EXPECT_FALSE(run_totals(Result{}).cost_usd);
 }
 
+TEST(Format, TheMemoryRoofIsTheCapturesBytesOverTheTimeAgainstTheMeasuredCopyBandwidth) {
+  KernelResult k;
+  // 2 GB moved: 1 ms at the start, 0.5 ms after; the GPU copies 4 TB/s.
+  k.captures = {{"c1", 800.0, 400.0, uint64_t{1'600'000'000}}, {"c2", 200.0, 100.0, uint64_t{400'000'000}}};
+  GpuInfo gpu;
+  gpu.copy_bandwidth_gbs = 4000;
+  auto roof = memory_roof(k, gpu);
+  ASSERT_TRUE(roof);
+  EXPECT_DOUBLE_EQ(roof->baseline, 0.5);
+  EXPECT_DOUBLE_EQ(roof->best, 1.0);
+  EXPECT_DOUBLE_EQ(roof->best_gbs, 4000);
+  EXPECT_EQ(format_share(roof->baseline), "50%");
+  EXPECT_EQ(format_share(0.0042), "0.4%");
+  EXPECT_EQ(format_bandwidth(roof->best_gbs), "4.00 TB/s");
+  EXPECT_EQ(format_bandwidth(812.4), "812 GB/s");
+  // Nothing made up: no bandwidth, a capture without bytes, no captures.
+  EXPECT_FALSE(memory_roof(k, std::nullopt));
+  EXPECT_FALSE(memory_roof(k, GpuInfo{}));
+  k.captures[1].bytes.reset();
+  EXPECT_FALSE(memory_roof(k, gpu));
+  k.captures.clear();
+  EXPECT_FALSE(memory_roof(k, gpu));
+}
+
 }  // namespace
 }  // namespace stark::report

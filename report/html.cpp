@@ -92,10 +92,14 @@ std::string summary_table(const ReportInput& in) {
   for (const auto& kr : in.kernels)
     if (kr.result.speedup) top = std::max(top, *kr.result.speedup);
   const bool llm = uses_llm(in.result.backend);
+  const bool roof = std::any_of(in.kernels.begin(), in.kernels.end(), [&](const KernelReport& kr) {
+    return memory_roof(kr.result, in.result.gpu).has_value();
+  });
   std::string out =
       "<div class=\"card\"><table class=\"summary\"><thead><tr><th>Kernel</th><th>Status</th><th "
-      "class=\"num\">Baseline</th><th class=\"num\">Best</th><th class=\"num\">Speedup</th><th "
-      "class=\"num\">Attempts</th>";
+      "class=\"num\">Baseline</th><th class=\"num\">Best</th><th class=\"num\">Speedup</th>";
+  if (roof) out += "<th class=\"num\" title=\"share of the copy bandwidth measured on this GPU\">Memory roof</th>";
+  out += "<th class=\"num\">Attempts</th>";
   out += llm ? "<th class=\"num\">Tokens</th><th class=\"num\">Cost</th></tr></thead><tbody>" : "</tr></thead><tbody>";
   for (size_t i = 0; i < in.kernels.size(); ++i) {
     const KernelResult& k = in.kernels[i].result;
@@ -105,9 +109,15 @@ std::string summary_table(const ReportInput& in) {
                           8 + 72 * std::log(*k.speedup) / std::log(std::max(top, 1.01)));
     out += fmt::format(
         "<tr><td><a href=\"#k{}\"><code>{}</code></a></td><td><span class=\"badge {}\">{}</span></td><td "
-        "class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>",
+        "class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>",
         i, esc(short_name(k.id)), to_string(k.status), esc(status_label(k.status)), esc(format_time_us(k.baseline_us)),
-        esc(format_time_us(k.best_us)), speed, k.attempts);
+        esc(format_time_us(k.best_us)), speed);
+    if (roof) {
+      auto m = memory_roof(k, in.result.gpu);
+      out += "<td class=\"num\">" +
+             (m ? esc(format_share(m->baseline)) + " → " + esc(format_share(m->best)) : std::string("—")) + "</td>";
+    }
+    out += fmt::format("<td class=\"num\">{}</td>", k.attempts);
     if (llm)
       out += fmt::format("<td class=\"num\">{}</td><td class=\"num\">{}</td>",
                          esc(format_count(k.tokens.prompt + k.tokens.completion)), esc(format_cost(k.cost_usd)));
@@ -147,7 +157,8 @@ std::string legend(const TreeView& view) {
   return out;
 }
 
-std::string kernel_section(const KernelReport& kr, const TreeView& view, int index, bool llm) {
+std::string kernel_section(const KernelReport& kr, const TreeView& view, int index, bool llm,
+                           const std::optional<GpuInfo>& gpu) {
   const KernelResult& k = kr.result;
   bool improved = k.status == KernelStatus::Improved;
   std::string out = fmt::format("<section class=\"kernel\" id=\"k{}\"><div class=\"card\"><div class=\"khead\">", index);
@@ -169,6 +180,9 @@ std::string kernel_section(const KernelReport& kr, const TreeView& view, int ind
   if (llm)
     out += fact("tokens in / out", format_count(k.tokens.prompt) + " / " + format_count(k.tokens.completion)) +
            fact("cost", format_cost(k.cost_usd));
+  if (auto m = memory_roof(k, gpu))
+    out += fact("memory roof", format_share(m->baseline) + " → " + format_share(m->best)) +
+           fact("achieved", format_bandwidth(m->best_gbs) + " of " + format_bandwidth(m->roof_gbs));
   out += fact("cache", to_string(k.cache));
   out += "</div>";
 
@@ -228,7 +242,8 @@ std::string render_html(const ReportInput& in, const HtmlOptions& options) {
   out += fmt::format("<title>STARK report: {} of {} kernels faster</title>", t.improved, t.kernels);
   out += "<style>" + std::string(kHtmlStyle) + "</style></head><body>";
   out += header(in) + "<main>" + cards(in) + summary_table(in);
-  for (size_t i = 0; i < in.kernels.size(); ++i) out += kernel_section(in.kernels[i], views[i], static_cast<int>(i), uses_llm(in.result.backend));
+  for (size_t i = 0; i < in.kernels.size(); ++i)
+    out += kernel_section(in.kernels[i], views[i], static_cast<int>(i), uses_llm(in.result.backend), in.result.gpu);
   if (!in.warnings.empty()) {
     out += "<div class=\"warnings\">";
     for (const auto& w : in.warnings) out += "<div class=\"callout\"><b>Warning:</b>" + esc(w) + "</div>";

@@ -1,4 +1,5 @@
 #include "report/html_code.h"
+#include "core/text.h"
 
 #include <cctype>
 #include <set>
@@ -25,7 +26,6 @@ const std::set<std::string_view>& types() {
   return t;
 }
 
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 std::string span(const char* cls, std::string_view text) {
   return std::string("<span class=\"tok-") + cls + "\">" + html_escape(text) + "</span>";
@@ -90,14 +90,14 @@ std::string highlight_cuda_line(std::string_view line, bool& in_comment) {
     if (std::isdigit(static_cast<unsigned char>(c)) ||
         (c == '.' && i + 1 < line.size() && std::isdigit(static_cast<unsigned char>(line[i + 1])))) {
       size_t j = i;
-      while (j < line.size() && (ident_char(line[j]) || line[j] == '.')) ++j;
+      while (j < line.size() && (is_identifier_char(line[j]) || line[j] == '.')) ++j;
       out += span("num", line.substr(i, j - i));
       i = j;
       continue;
     }
-    if (ident_char(c) || (c == '#' && i + 1 < line.size() && std::isalpha(static_cast<unsigned char>(line[i + 1])))) {
+    if (is_identifier_char(c) || (c == '#' && i + 1 < line.size() && std::isalpha(static_cast<unsigned char>(line[i + 1])))) {
       size_t j = i + 1;
-      while (j < line.size() && ident_char(line[j])) ++j;
+      while (j < line.size() && is_identifier_char(line[j])) ++j;
       std::string_view word = line.substr(i, j - i);
       if (keywords().count(word))
         out += span("kw", word);

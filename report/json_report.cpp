@@ -33,7 +33,13 @@ json location_json(const std::optional<Location>& loc) {
   return j;
 }
 
-json kernel_json(const KernelReport& kr) {
+json roof_json(const KernelResult& k, const std::optional<GpuInfo>& gpu) {
+  auto m = memory_roof(k, gpu);
+  if (!m) return nullptr;
+  return {{"baseline", m->baseline}, {"best", m->best}, {"best_gbs", m->best_gbs}, {"roof_gbs", m->roof_gbs}};
+}
+
+json kernel_json(const KernelReport& kr, const std::optional<GpuInfo>& gpu) {
   const KernelResult& k = kr.result;
   auto view = make_tree_view(k);
   std::map<std::string, int> by_status;
@@ -47,6 +53,7 @@ json kernel_json(const KernelReport& kr) {
             {"best_us", or_null(k.best_us)},
             {"speedup", or_null(k.speedup)},
             {"second_look", k.speedup.has_value() && *k.speedup > kSecondLookSpeedup},
+            {"memory_roof", roof_json(k, gpu)},
             {"attempts", k.attempts},
             {"attempts_by_status", by_status},
             {"tokens", {{"prompt", k.tokens.prompt}, {"completion", k.tokens.completion}}},
@@ -69,7 +76,7 @@ json render_json(const ReportInput& in, const std::string& generator) {
   const Result& r = in.result;
   RunTotals t = run_totals(r);
   json kernels = json::array();
-  for (const auto& kr : in.kernels) kernels.push_back(kernel_json(kr));
+  for (const auto& kr : in.kernels) kernels.push_back(kernel_json(kr, in.result.gpu));
   return {{"schema", kReportSchema},
           {"generator", generator},
           {"result_dir", in.result_dir.string()},

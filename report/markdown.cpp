@@ -152,7 +152,12 @@ std::string outcome_line(const KernelReport& kr) {
   return line + (parts.empty() ? "nothing recorded" : join(parts, "; ")) + "\n";
 }
 
-std::string kernel_section(const KernelReport& kr, bool with_diff) {
+std::string roof_sentence(const MemoryRoof& roof) {
+  return fmt::format(" {} → **{}** of the memory roof ({} of the {} copy bandwidth measured).", format_share(roof.baseline),
+                     format_share(roof.best), format_bandwidth(roof.best_gbs), format_bandwidth(roof.roof_gbs));
+}
+
+std::string kernel_section(const KernelReport& kr, const std::optional<GpuInfo>& gpu, bool with_diff) {
   const KernelResult& k = kr.result;
   std::string out = fmt::format("\n### {} — {} faster{}\n\n", code(short_name(k.id)), format_speedup(k.speedup), where(kr));
   out += fmt::format("{} → **{}** on this GPU, after {} attempt{}", format_time_us(k.baseline_us),
@@ -162,6 +167,7 @@ std::string kernel_section(const KernelReport& kr, bool with_diff) {
   if (k.speedup && *k.speedup > kSecondLookSpeedup)
     out += fmt::format(" ⚠️ Above {:.0f}×: worth a second look at what the kernel does differently.",
                        kSecondLookSpeedup);
+  if (auto roof = memory_roof(k, gpu)) out += roof_sentence(*roof);
   out += "\n\n" + checks_line(k) + "  \n";
   if (!k.assumptions.empty()) {
     std::vector<std::string> a;
@@ -214,21 +220,32 @@ std::string render(const ReportInput& in, const MarkdownOptions& options, const 
   if (llm && t.cost_usd) facts.push_back(format_cost(t.cost_usd));
   out += join(facts, " · ") + "\n\n";
 
-  out += llm ? "| Kernel | Status | Baseline | Best | Speedup | Attempts | Tokens | Cost |\n"
-               "| :-- | :-- | --: | --: | --: | --: | --: | --: |\n"
-             : "| Kernel | Status | Baseline | Best | Speedup | Attempts |\n"
-               "| :-- | :-- | --: | --: | --: | --: |\n";
+  // Columns only for what this run measured: tokens for models, the memory
+  // roof where the worker timed captures with their bytes.
+  const bool roof = std::any_of(in.kernels.begin(), in.kernels.end(),
+                                [&](const KernelReport& kr) { return memory_roof(kr.result, r.gpu).has_value(); });
+  out += "| Kernel | Status | Baseline | Best | Speedup |";
+  if (roof) out += " Memory roof |";
+  out += llm ? " Attempts | Tokens | Cost |\n" : " Attempts |\n";
+  out += "| :-- | :-- | --: | --: | --: |";
+  if (roof) out += " --: |";
+  out += llm ? " --: | --: | --: |\n" : " --: |\n";
   for (const auto& kr : in.kernels) {
     const KernelResult& k = kr.result;
-    out += fmt::format("| {} | {} | {} | {} | {} | {} |", code(short_name(k.id)), status_cell(k),
-                       format_time_us(k.baseline_us), format_time_us(k.best_us), speedup_cell(k), k.attempts);
+    out += fmt::format("| {} | {} | {} | {} | {} |", code(short_name(k.id)), status_cell(k),
+                       format_time_us(k.baseline_us), format_time_us(k.best_us), speedup_cell(k));
+    if (roof) {
+      auto m = memory_roof(k, r.gpu);
+      out += m ? fmt::format(" {} → {} |", format_share(m->baseline), format_share(m->best)) : " — |";
+    }
+    out += fmt::format(" {} |", k.attempts);
     if (llm) out += fmt::format(" {} | {} |", format_count(k.tokens.prompt + k.tokens.completion), format_cost(k.cost_usd));
     out += "\n";
   }
 
   for (size_t i = 0; i < in.kernels.size(); ++i)
     if (in.kernels[i].result.status == KernelStatus::Improved)
-      out += kernel_section(in.kernels[i], !without_diff.count(i));
+      out += kernel_section(in.kernels[i], r.gpu, !without_diff.count(i));
 
   std::string others;
   for (const auto& kr : in.kernels)

@@ -24,6 +24,20 @@ TEST(Markdown, SummaryTableHasEveryKernelWithItsFigures) {
   EXPECT_TRUE(has(md, "stark 9.9")) << md;
 }
 
+TEST(Markdown, TheMemoryRoofColumnAppearsWhereTheRunMeasuredIt) {
+  auto in = load_test_input();
+  EXPECT_FALSE(has(render_markdown(in), "Memory roof"));
+  in.result.gpu->copy_bandwidth_gbs = 4000;
+  for (auto& kr : in.kernels)
+    if (kr.result.id.find("saxpy") != std::string::npos)
+      kr.result.captures = {{"c1", *kr.result.baseline_us, *kr.result.best_us, uint64_t{600'000'000}}};
+  auto md = render_markdown(in);
+  EXPECT_TRUE(has(md, "| Kernel | Status | Baseline | Best | Speedup | Memory roof | Attempts | Tokens | Cost |")) << md;
+  EXPECT_TRUE(has(md, "| `saxpy` | ✅ improved | 412 µs | 224 µs | **1.84×** | 36% → 67% | 29 | 474k | $1.84 |")) << md;
+  EXPECT_TRUE(has(md, "| `clamp` | ⏭️ skipped | — | — | — | — | 0 | 0 | — |")) << md;
+  EXPECT_TRUE(has(md, "36% → **67%** of the memory roof (2.68 TB/s of the 4.00 TB/s copy bandwidth measured).")) << md;
+}
+
 TEST(Markdown, ImprovedKernelShowsChecksAssumptionsAndTheFoldedDiff) {
   auto md = render_markdown(load_test_input());
   EXPECT_TRUE(has(md, "### `saxpy` — 1.84× faster · `src/ops.cu:4`")) << md;

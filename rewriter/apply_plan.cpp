@@ -12,6 +12,7 @@
 #include "rewriter/kernel_source.h"
 #include "rewriter/launch_site.h"
 #include "rewriter/text_edit.h"
+#include "rewriter/unused_launch_variables.h"
 
 namespace stark::rewriter {
 
@@ -65,6 +66,7 @@ Expected<KernelEdits> edits_of(const Result& result, const KernelResult& kr, con
   if (kernel.launches.empty())
     return Error{"the variant changes the launch configuration, but the manifest lists no launch site to change"};
   std::set<std::tuple<std::string, int64_t, int64_t>> seen;  // a site in a template is listed per instantiation
+  std::map<std::string, std::vector<const Launch*>> sites_in;
   for (const auto& site : kernel.launches) {
     if (!seen.insert({site.file, site.config_range.begin, site.config_range.end}).second) continue;
     auto site_content = files.get(site.file);
@@ -73,6 +75,12 @@ Expected<KernelEdits> edits_of(const Result& result, const KernelResult& kr, con
     if (!e) return e.error();
     auto& list = out[site.file];
     list.insert(list.end(), e->begin(), e->end());
+    sites_in[site.file].push_back(&site);
+  }
+  for (const auto& [file, sites] : sites_in) {
+    auto& list = out[file];
+    auto unused = unused_variable_deletions(sites, kr.best->launch, **files.get(file), list);
+    list.insert(list.end(), unused.begin(), unused.end());
   }
   return out;
 }

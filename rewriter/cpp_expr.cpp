@@ -29,7 +29,6 @@ std::string parens(const Piece& p, Level at_least) {
 // primary, which is what a reader of the patch expects to see.
 std::string operand(const Piece& p) { return parens(p, kPrimary); }
 
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 Expected<Piece> render(const Node& n, const NameToCpp& name_to_cpp) {
   switch (n.kind) {
@@ -89,14 +88,14 @@ bool is_primary_text(std::string_view text) {
   }
   if (std::isdigit(static_cast<unsigned char>(text.front()))) {
     for (char c : text)
-      if (!ident_char(c) && c != '.' && c != '\'') return false;
+      if (!is_identifier_char(c) && c != '.' && c != '\'') return false;
     return true;
   }
   // A postfix expression: identifier ( call | subscript )* joined by '.', '->', '::'.
   size_t i = 0;
   for (;;) {
     if (i >= text.size() || !(std::isalpha(static_cast<unsigned char>(text[i])) || text[i] == '_')) return false;
-    while (i < text.size() && ident_char(text[i])) ++i;
+    while (i < text.size() && is_identifier_char(text[i])) ++i;
     while (i < text.size() && (text[i] == '(' || text[i] == '[')) {
       char open = text[i], close = open == '(' ? ')' : ']';
       int depth = 0;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <signal.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -25,6 +26,28 @@ struct Pending {
   fs::path backup;  // where its original goes
   fs::path temp;
   bool replaced = false;
+};
+
+/// Holds Ctrl-C, kill and a closed terminal while alive: they arrive when
+/// it ends, so the temporaries and renames run whole. (A SIGKILL cannot be
+/// held; the journal covers it.)
+class HeldSignals {
+ public:
+  HeldSignals() {
+    sigset_t held;
+    sigemptyset(&held);
+    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) sigaddset(&held, s);
+    active_ = sigprocmask(SIG_BLOCK, &held, &previous_) == 0;
+  }
+  ~HeldSignals() {
+    if (active_) sigprocmask(SIG_SETMASK, &previous_, nullptr);
+  }
+  HeldSignals(const HeldSignals&) = delete;
+  HeldSignals& operator=(const HeldSignals&) = delete;
+
+ private:
+  sigset_t previous_{};
+  bool active_ = false;
 };
 
 void discard(std::vector<Pending>& pending) {
@@ -105,6 +128,7 @@ Expected<InplaceOutcome> write_in_place(const ApplyPlan& plan, const fs::path& b
     if (auto ok = write_file_atomic(p.backup, p.change->original); !ok)
       return Error{fmt::format("cannot back up {}: {}; nothing was written", p.change->path, ok.error().message)};
   // 3. New contents into temporaries beside the files, with the files' permissions.
+  HeldSignals held;
   for (auto& p : pending) {
     p.temp = p.target;
     p.temp += fmt::format(".stark-tmp.{}", ::getpid());

@@ -64,6 +64,28 @@ bool arg_in_file(std::string_view content, const Launch& site, size_t index) {
   }
 }
 
+/// `grid`, `cfg.grid`, `launch::grid`: names a dim3 object, whose fields
+/// can be read directly.
+bool is_identifier_path(std::string_view text) {
+  if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0]))) return false;
+  for (char c : text)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != ':') return false;
+  return true;
+}
+
+/// The arguments of `dim3(x, y)` or `dim3{x}` as written; nullopt for any
+/// other text.
+std::optional<std::vector<std::string_view>> dim3_arguments(std::string_view text) {
+  if (!starts_with(text, "dim3")) return std::nullopt;
+  std::string_view rest = trim(text.substr(4));
+  if (rest.size() < 2 || !((rest.front() == '(' && rest.back() == ')') || (rest.front() == '{' && rest.back() == '}')))
+    return std::nullopt;
+  if (rest.front() == '(' && !is_primary_text(rest)) return std::nullopt;  // dim3(a) + (b)
+  auto parts = split(rest.substr(1, rest.size() - 2), ',');
+  if (parts.empty() || parts.size() > 3) return std::nullopt;
+  return parts;
+}
+
 /// Text that can stand for a parameter type in a cast: nothing that ends a
 /// statement, opens a block, a string, a comment or a directive.
 bool type_text(std::string_view type) {
@@ -94,12 +116,24 @@ class SiteNames {
         return Error{fmt::format("'{}' reads the original {}, whose place in the file the scan did not record", name, head)};
       if (has_side_effects(*original))
         return Error{fmt::format("'{}' reads the original {} '{}', which has side effects", name, head, *original)};
-      // A literal says its own value (block 256 is 256 x 1 x 1); anything
-      // else may be an int or a dim3, which dim3(...) reads alike.
+      // Read as a person would: an integer (a literal, or what the scan
+      // typed as one) is x with y = z = 1; a dim3 variable has fields.
+      // Anything else may be either, which dim3(...) reads alike.
       std::string_view text = trim(*original);
-      if (!text.empty() && text.size() < 10 && text.find_first_not_of("0123456789") == std::string_view::npos &&
-          text[0] != '0')
-        return CppText{field == "x" ? std::string(text) : "1", false};
+      DimType type = head == "grid" ? site_.grid_type : site_.block_type;
+      bool literal = !text.empty() && text.size() < 10 &&
+                     text.find_first_not_of("0123456789") == std::string_view::npos && text[0] != '0';
+      if (literal || type == DimType::Integer)
+        return field == "x" ? CppText{std::string(text), is_primary_text(text)} : CppText{"1", true};
+      if (type == DimType::Dim3 && is_identifier_path(text))
+        return CppText{fmt::format("static_cast<int>({}.{})", text, field), true};
+      if (type == DimType::Dim3Args)
+        if (auto args = dim3_arguments(text)) {
+          size_t i = field == "x" ? 0 : field == "y" ? 1 : 2;
+          if (i >= args->size()) return CppText{"1", true};
+          std::string_view a = trim((*args)[i]);
+          return CppText{std::string(a), is_primary_text(a)};
+        }
       return CppText{fmt::format("static_cast<int>(dim3({}).{})", text, field), true};
     }
     if (name == "shmem") {

@@ -5,6 +5,7 @@
 
 #include "rewriter/test_fixture.h"
 #include "rewriter/text_edit.h"
+#include "rewriter/unused_launch_variables.h"
 
 namespace stark::rewriter {
 namespace {
@@ -36,21 +37,100 @@ TEST(LaunchSite, TemplateKernelInAHeaderAndItsOtherSite) {
   Manifest m = edge_manifest();
   const Kernel& k = kernel(m, "include/edge/scale.cuh:edge::detail::scale");
   ASSERT_EQ(k.launches.size(), 3u);  // the header site once per instantiation, and scale.cu's
+  EXPECT_EQ(k.launches[0].grid_type, DimType::Integer);  // (n + 255) / 256
+  EXPECT_EQ(k.launches[2].grid_type, DimType::Dim3Args);  // dim3((n + 511) / 512)
   LaunchOverride o{{"ceil_div(n, 1024)"}, {"1024"}, std::nullopt};
   EXPECT_EQ(edited_line(m, k, k.launches[0], o),
             "  detail::scale<T, 4><<<((n + 1023) / 1024), 1024, 0, s>>>(n, alpha, x, y);");
   EXPECT_EQ(edited_line(m, k, k.launches[2], o),
             "  edge::detail::scale<float, 4><<<((n + 1023) / 1024), 1024>>>(n, 3.0f, x, y);");
-  // The original launch's shape is reachable as grid.x / block.x.
+  // The original launch's shape is reachable as grid.x / block.x, read
+  // from the site's own text: dim3(a) is a, 1, 1.
   LaunchOverride half{{"grid.x / 2", "1", "1"}, {"block.x * 2"}, std::nullopt};
   EXPECT_EQ(edited_line(m, k, k.launches[2], half),
-            "  edge::detail::scale<float, 4><<<dim3(static_cast<int>(dim3(dim3((n + 511) / 512)).x) / 2, 1, 1), "
-            "static_cast<int>(dim3(dim3(512)).x) * 2>>>(n, 3.0f, x, y);");
-  // A literal block reads as itself, as a person would write it.
+            "  edge::detail::scale<float, 4><<<dim3(((n + 511) / 512) / 2, 1, 1), 512 * 2>>>(n, 3.0f, x, y);");
+  // An integer grid and a literal block read as themselves.
   LaunchOverride same_threads{{"ceil_div(grid.x * block.x, 512)"}, {"128"}, std::nullopt};
   EXPECT_EQ(edited_line(m, k, k.launches[0], same_threads),
-            "  detail::scale<T, 4><<<((static_cast<int>(dim3((n + 255) / 256).x) * 256 + 511) / 512), 128, 0, "
-            "s>>>(n, alpha, x, y);");
+            "  detail::scale<T, 4><<<((((n + 255) / 256) * 256 + 511) / 512), 128, 0, s>>>(n, alpha, x, y);");
+}
+
+/// `function`'s text in `site`'s file after the override, the grid and
+/// block variables it leaves unread deleted.
+std::string edited_function(const Manifest& m, const Kernel& k, const Launch& site, const LaunchOverride& launch,
+                            const std::string& function) {
+  std::string content = read(fs::path(m.source_root) / site.file);
+  auto edits = launch_site_edits(k, site, launch, content);
+  EXPECT_TRUE(edits) << edits.error().message;
+  if (!edits) return "";
+  auto unused = unused_variable_deletions({&site}, launch, content, *edits);
+  edits->insert(edits->end(), unused.begin(), unused.end());
+  auto out = apply_edits(content, *edits);
+  EXPECT_TRUE(out) << out.error().message;
+  if (!out) return "";
+  size_t begin = out->find(function);
+  return out->substr(begin, out->find("\n}\n", begin) + 3 - begin);
+}
+
+TEST(LaunchSite, LaunchShapeVariablesAreReadAsTheyAreAndDroppedWhenNothingReadsThem) {
+  Manifest m = edge_manifest();
+  const Kernel& k = kernel(m, "src/stats.cu:edge::clamp(int, double *)");
+  ASSERT_EQ(k.launches.size(), 2u);
+  const Launch& site = k.launches[1];
+  EXPECT_EQ(site.caller, "edge::clamp_rows");
+  EXPECT_EQ(site.grid_type, DimType::Dim3);
+  ASSERT_TRUE(site.grid_var && site.block_var);
+  EXPECT_EQ(site.grid_var->uses.size(), 1u);
+  EXPECT_EQ(site.block_var->uses.size(), 3u);  // twice in the grid's initializer
+  EXPECT_EQ(k.launches[0].grid_type, DimType::Integer);
+  EXPECT_FALSE(k.launches[0].grid_var);
+
+  // Sized from the kernel's own parameter: neither variable is read any more.
+  LaunchOverride own{{"ceil_div(n, 512)"}, {"128"}, std::nullopt};
+  EXPECT_EQ(edited_function(m, k, site, own, "void clamp_rows"),
+            "void clamp_rows(int rows, int cols, double* xd) {\n"
+            "  const int n = rows * cols;\n"
+            "  clamp<<<((n + 511) / 512), 128>>>(n, xd);\n"
+            "}\n");
+  // An integer grid is its own x.
+  LaunchOverride same{{"ceil_div(grid.x * block.x, 512)"}, {"128"}, std::nullopt};
+  EXPECT_EQ(edited_line(m, k, k.launches[0], same), "  clamp<<<((((n + 255) / 256) * 256 + 511) / 512), 128>>>(n, xd);");
+  // Reading the original shape keeps the variables, read by their fields.
+  EXPECT_EQ(edited_function(m, k, site, same, "void clamp_rows"),
+            "void clamp_rows(int rows, int cols, double* xd) {\n"
+            "  const int n = rows * cols;\n"
+            "  dim3 block(256);\n"
+            "  dim3 grid((n + block.x - 1) / block.x);\n"
+            "  clamp<<<((static_cast<int>(grid.x) * static_cast<int>(block.x) + 511) / 512), 128>>>(n, xd);\n"
+            "}\n");
+  // Only the block replaced: the grid's initializer still reads it.
+  LaunchOverride block_only{{}, {"128"}, std::nullopt};
+  EXPECT_NE(edited_function(m, k, site, block_only, "void clamp_rows").find("  dim3 block(256);\n"), std::string::npos);
+}
+
+TEST(LaunchSite, AForgedVariableRangeDeletesNothing) {
+  Manifest m = edge_manifest();
+  const Kernel& k = kernel(m, "src/stats.cu:edge::clamp(int, double *)");
+  Launch site = k.launches[1];
+  ASSERT_TRUE(site.grid_var);
+  std::string content = read(fs::path(m.source_root) / site.file);
+  LaunchOverride own{{"ceil_div(n, 512)"}, {"128"}, std::nullopt};
+  auto edits = launch_site_edits(k, site, own, content);
+  ASSERT_TRUE(edits);
+  // The declaration range moved onto other code (the kernel's guard), a use
+  // range onto another name, a range past the end: each deletes nothing.
+  Launch forged = site;
+  forged.grid_var->decl = {static_cast<int64_t>(content.find("if (i < n)")), static_cast<int64_t>(content.find("if (i < n)") + 30)};
+  forged.block_var.reset();
+  EXPECT_TRUE(unused_variable_deletions({&forged}, own, content, *edits).empty());
+  forged = site;
+  forged.block_var.reset();
+  forged.grid_var->uses = {{0, 4}};
+  EXPECT_TRUE(unused_variable_deletions({&forged}, own, content, *edits).empty());
+  forged = site;
+  forged.block_var.reset();
+  forged.grid_var->decl = {static_cast<int64_t>(content.size()), static_cast<int64_t>(content.size()) + 40};
+  EXPECT_TRUE(unused_variable_deletions({&forged}, own, content, *edits).empty());
 }
 
 TEST(LaunchSite, StructFieldsAndEverySite) {

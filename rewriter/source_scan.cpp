@@ -1,4 +1,5 @@
 #include "rewriter/source_scan.h"
+#include "core/text.h"
 
 #include <cctype>
 
@@ -6,7 +7,6 @@ namespace stark::rewriter {
 
 namespace {
 
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 bool space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 
 // Offset of the bracket matching the opening one at `open`, on masked text.
@@ -36,9 +36,9 @@ std::optional<size_t> match_backward(std::string_view m, size_t close) {
 // The word at [at, ...) when it is exactly `word` (identifier boundaries).
 bool word_at(std::string_view m, size_t at, std::string_view word) {
   if (m.substr(at, word.size()) != word) return false;
-  if (at > 0 && ident_char(m[at - 1])) return false;
+  if (at > 0 && is_identifier_char(m[at - 1])) return false;
   size_t end = at + word.size();
-  return end >= m.size() || !ident_char(m[end]);
+  return end >= m.size() || !is_identifier_char(m[end]);
 }
 
 size_t skip_space(std::string_view m, size_t i) {
@@ -64,7 +64,7 @@ std::string code_mask(std::string_view text) {
           state = kBlock;
           m[i] = m[i + 1] = ' ';
           ++i;
-        } else if (c == '"' && i > 0 && text[i - 1] == 'R' && (i < 2 || !ident_char(text[i - 2]) || text[i - 2] == 'u' ||
+        } else if (c == '"' && i > 0 && text[i - 1] == 'R' && (i < 2 || !is_identifier_char(text[i - 2]) || text[i - 2] == 'u' ||
                                                                 text[i - 2] == 'U' || text[i - 2] == 'L' || text[i - 2] == '8')) {
           size_t open = text.find('(', i);
           if (open == std::string_view::npos) break;
@@ -162,9 +162,9 @@ std::optional<size_t> annotation_insert_point(std::string_view text) {
   for (;;) {
     size_t j = start;
     while (j > 0 && space(m[j - 1])) --j;
-    if (j == 0 || !ident_char(m[j - 1])) break;
+    if (j == 0 || !is_identifier_char(m[j - 1])) break;
     size_t w = j;
-    while (w > 0 && ident_char(m[w - 1])) --w;
+    while (w > 0 && is_identifier_char(m[w - 1])) --w;
     std::string_view word(m.data() + w, j - w);
     if (word != "static" && word != "inline" && word != "extern" && word != "__forceinline__" &&
         word != "__noinline__" && word != "constexpr")
@@ -180,7 +180,7 @@ std::optional<Span> chevron_callee(std::string_view text, size_t chevron) {
   while (end > 0 && space(m[end - 1])) --end;
   auto keyword = [&](size_t word_end) {
     size_t b = word_end;
-    while (b > 0 && ident_char(m[b - 1])) --b;
+    while (b > 0 && is_identifier_char(m[b - 1])) --b;
     std::string_view w(m.data() + b, word_end - b);
     return w == "if" || w == "while" || w == "for" || w == "switch" || w == "return" || w == "else" || w == "do";
   };
@@ -191,8 +191,8 @@ std::optional<Span> chevron_callee(std::string_view text, size_t chevron) {
   while (i > 0) {
     char c = m[i - 1];
     bool group = false;
-    if (ident_char(c)) {
-      while (i > 0 && ident_char(m[i - 1])) --i;
+    if (is_identifier_char(c)) {
+      while (i > 0 && is_identifier_char(m[i - 1])) --i;
     } else if (c == ')' || c == ']' || c == '>') {
       auto open = match_backward(m, i - 1);
       if (!open) return std::nullopt;
@@ -207,7 +207,7 @@ std::optional<Span> chevron_callee(std::string_view text, size_t chevron) {
       i = j - 2;
     } else if (j >= 1 && m[j - 1] == '.') {
       i = j - 1;
-    } else if (group && j >= 1 && (m[j - 1] == '>' || (ident_char(m[j - 1]) && !keyword(j)))) {
+    } else if (group && j >= 1 && (m[j - 1] == '>' || (is_identifier_char(m[j - 1]) && !keyword(j)))) {
       i = j;
       continue;
     } else {
@@ -235,7 +235,7 @@ std::optional<CallHead> call_head_before(std::string_view text, size_t arg_begin
         size_t name_end = k;
         while (name_end > 0 && space(m[name_end - 1])) --name_end;
         size_t name_begin = name_end;
-        while (name_begin > 0 && ident_char(m[name_begin - 1])) --name_begin;
+        while (name_begin > 0 && is_identifier_char(m[name_begin - 1])) --name_begin;
         size_t b = skip_space(m, k + 1), e = comma;
         while (e > b && space(m[e - 1])) --e;
         return CallHead{Span{b, e}, std::string(text.substr(name_begin, name_end - name_begin))};

@@ -67,7 +67,7 @@ Expected<Variant> BlockReduceAtomic::apply(const Subject& s, const Params& p) co
   v.kernel = s.kernel->id;
   v.source = *source;
   v.launch.block = {std::to_string(p.get("block"))};
-  v.launch.grid = {fmt::format("min(ceil_div(grid.x * block.x, {}), {})", p.get("block"), s.sm_count() * p.get("blocks_per_sm"))};
+  v.launch.grid = {fmt::format("min(ceil_div({}, {}), {})", s.extent('x'), p.get("block"), s.sm_count() * p.get("blocks_per_sm"))};
   return v;
 }
 

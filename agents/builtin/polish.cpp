@@ -44,7 +44,7 @@ Expected<Variant> LaunchShape::apply(const Subject& s, const Params& p) const {
   Variant v = s.with_source(s.source);
   int64_t b = p.get("block");
   v.launch.block = {std::to_string(b)};
-  v.launch.grid = {fmt::format("ceil_div(grid.x * block.x, {})", b)};
+  v.launch.grid = {fmt::format("ceil_div({}, {})", s.extent('x'), b)};
   return v;
 }
 
@@ -81,7 +81,7 @@ Expected<Variant> BlockShape2D::apply(const Subject& s, const Params& p) const {
   Variant v = s.with_source(s.source);
   int64_t bx = p.get("x"), by = p.get("y");
   v.launch.block = {std::to_string(bx), std::to_string(by), "1"};
-  v.launch.grid = {fmt::format("ceil_div(grid.x * block.x, {})", bx), fmt::format("ceil_div(grid.y * block.y, {})", by),
+  v.launch.grid = {fmt::format("ceil_div({}, {})", s.extent('x'), bx), fmt::format("ceil_div({}, {})", s.extent('y'), by),
                    "grid.z"};
   return v;
 }

@@ -1,4 +1,5 @@
 #include "agents/builtin/polynomial.h"
+#include "core/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -87,7 +88,6 @@ class Parser {
     }
     return false;
   }
-  static bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
   std::optional<Polynomial> sum() {
     auto left = product();
@@ -143,7 +143,7 @@ class Parser {
     }
     if (std::isdigit(static_cast<unsigned char>(s_[pos_]))) {
       size_t end = pos_;
-      while (end < s_.size() && ident_char(s_[end])) ++end;
+      while (end < s_.size() && is_identifier_char(s_[end])) ++end;
       std::string_view lit = s_.substr(pos_, end - pos_);
       while (!lit.empty() && std::string_view("uUlL").find(lit.back()) != std::string_view::npos) lit.remove_suffix(1);
       int64_t v = 0;
@@ -152,9 +152,9 @@ class Parser {
       pos_ = end;
       return Polynomial::constant(v);
     }
-    if (!ident_char(s_[pos_])) return std::nullopt;
+    if (!is_identifier_char(s_[pos_])) return std::nullopt;
     size_t end = pos_;
-    while (end < s_.size() && (ident_char(s_[end]) || s_[end] == '.' || (s_[end] == ':' && end + 1 < s_.size() && s_[end + 1] == ':'))) end += s_[end] == ':' ? 2 : 1;
+    while (end < s_.size() && (is_identifier_char(s_[end]) || s_[end] == '.' || (s_[end] == ':' && end + 1 < s_.size() && s_[end + 1] == ':'))) end += s_[end] == ':' ? 2 : 1;
     std::string word(s_.substr(pos_, end - pos_));
     pos_ = end;
     if (word == "static_cast") {

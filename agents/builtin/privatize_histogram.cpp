@@ -96,7 +96,7 @@ Expected<Variant> PrivatizeHistogram::apply(const Subject& s, const Params& p) c
   v.kernel = s.kernel->id;
   v.source = *source;
   v.launch.block = {std::to_string(p.get("block"))};
-  v.launch.grid = {fmt::format("min(ceil_div(grid.x * block.x, {}), {})", p.get("block"), s.sm_count() * p.get("blocks_per_sm"))};
+  v.launch.grid = {fmt::format("min(ceil_div({}, {}), {})", s.extent('x'), p.get("block"), s.sm_count() * p.get("blocks_per_sm"))};
   v.launch.shmem = fmt::format("{} * {}", table->size, scalar_size(type));
   return v;
 }

@@ -46,6 +46,17 @@ std::optional<int64_t> Subject::largest(const std::string& param) const {
   return out;
 }
 
+std::string Subject::extent(char axis) const {
+  std::string original = fmt::format("grid.{0} * block.{0}", axis);
+  const ThreadIndex* index = analysis ? analysis->index(axis) : nullptr;
+  if (!index || scalars.empty()) return original;
+  for (const auto& g : analysis->guards) {
+    std::string bound(trim(g.bound.text));
+    if (g.var == index->var && largest(bound)) return bound;
+  }
+  return original;
+}
+
 Variant Subject::with_source(std::string text) const {
   Variant v;
   v.kernel = kernel->id;

@@ -48,6 +48,12 @@ struct Subject {
   /// The largest captured value of an integer parameter; nullopt when a
   /// capture lacks it (or there are none): then nothing is known about it.
   std::optional<int64_t> largest(const std::string& param) const;
+  /// How many threads the kernel needs along `axis` ('x' or 'y'), in the
+  /// launch expression language: the bound its thread index is checked
+  /// against when that is an integer parameter every capture has (`n`,
+  /// `p.rows`), as a person sizes a grid; else what the original launched
+  /// (`grid.x * block.x`).
+  std::string extent(char axis) const;
   /// The kernel with a rewritten source and this subject's launch.
   Variant with_source(std::string source) const;
 };

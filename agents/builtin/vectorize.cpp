@@ -179,7 +179,7 @@ Expected<Variant> Vectorize::apply(const Subject& s, const Params& p) const {
   v.source = *source;
   int64_t block = p.get("block");
   v.launch.block = {std::to_string(block)};
-  v.launch.grid = {fmt::format("ceil_div(grid.x * block.x, {})", kWidth * block)};
+  v.launch.grid = {fmt::format("ceil_div({}, {})", s.extent('x'), kWidth * block)};
   return v;
 }
 

@@ -14,6 +14,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <set>
+#include <regex>
 
 #include "core/file_io.h"
 #include "core/hash.h"
@@ -217,6 +219,50 @@ Expected<std::string> CaptureStore::get_blob(const std::string& hash) const {
   auto compressed = read_file(path);
   if (!compressed) return Error{fmt::format("capture store {}: blob {} is missing", dir_.string(), hash)};
   return decompress(*compressed, hash, path.string());
+}
+
+Expected<CaptureStore::Pruned> CaptureStore::prune(const std::function<bool(const Capture&)>& drop,
+                                                   std::chrono::seconds grace) {
+  Pruned out;
+  auto lock = FileLock::acquire(dir_ / ".lock", true);
+  if (!lock) return lock.error();
+  auto index = parse_index(dir_ / "index.json");
+  if (!index) return index.error();
+  auto before = index->captures.size();
+  std::erase_if(index->captures, drop);
+  out.captures = static_cast<int64_t>(before - index->captures.size());
+  out.kept = static_cast<int64_t>(index->captures.size());
+  if (out.captures > 0)
+    if (auto ok = write_json_file(dir_ / "index.json", nlohmann::json(*index)); !ok) return ok.error();
+
+  std::set<fs::path> referenced;
+  for (const auto& c : index->captures) {
+    for (const auto& b : c.buffers) {
+      referenced.insert(blob_path(b.before));
+      if (b.after) referenced.insert(blob_path(*b.after));
+    }
+    for (const auto& g : c.globals) {
+      referenced.insert(blob_path(g.before));
+      if (g.after) referenced.insert(blob_path(*g.after));
+    }
+  }
+  // Only files named as blobs or their temporaries, never through a link.
+  static const std::regex kOwn(R"([0-9a-f]{16}\.zst(\.tmp\..*)?)");
+  auto cutoff = fs::file_time_type::clock::now() - grace;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir_ / "blobs", ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (it->is_symlink(ec) || !it->is_regular_file(ec)) continue;
+    const fs::path& path = it->path();
+    if (!std::regex_match(path.filename().string(), kOwn) || referenced.count(path)) continue;
+    if (it->last_write_time(ec) > cutoff || ec) continue;
+    uint64_t size = it->file_size(ec);
+    if (fs::remove(path, ec)) {
+      ++out.files;
+      out.bytes += size;
+    }
+  }
+  return out;
 }
 
 }  // namespace stark::harness

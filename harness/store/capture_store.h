@@ -6,6 +6,7 @@
 #ifndef STARK_HARNESS_STORE_CAPTURE_STORE_H
 #define STARK_HARNESS_STORE_CAPTURE_STORE_H
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -71,6 +72,20 @@ class CaptureStore {
   /// Keeps a shipped zstd frame under `hash`, after checking that it
   /// decompresses to bytes of that hash (a damaged transfer is refused).
   Expected<void> put_stored(const std::string& hash, const std::string& frame);
+
+  /// What prune removed.
+  struct Pruned {
+    int64_t captures = 0;  // index entries dropped
+    int64_t files = 0;     // blobs and stale temporaries deleted
+    uint64_t bytes = 0;    // their size on disk
+    int64_t kept = 0;      // captures left
+  };
+  /// Drops the captures `drop` selects from the index, then deletes every
+  /// blob no capture left refers to, under the store's lock. Blobs and
+  /// temporaries younger than `grace` stay: a capturing process writes its
+  /// blobs before it adds their capture to the index.
+  Expected<Pruned> prune(const std::function<bool(const Capture&)>& drop,
+                         std::chrono::seconds grace = std::chrono::minutes(10));
 
  private:
   explicit CaptureStore(std::filesystem::path dir) : dir_(std::move(dir)) {}

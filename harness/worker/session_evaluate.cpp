@@ -14,6 +14,7 @@
 #include "harness/worker/fuzz.h"
 #include "harness/worker/session.h"
 #include "harness/worker/timing_stats.h"
+#include "harness/worker/traffic.h"
 
 namespace stark::harness {
 
@@ -172,6 +173,8 @@ bool Session::judge_launches(Job& job) {
       if (phase == check::kCorrectness) {
         job.per_capture[id].max_abs_err = j.max_abs_err;
         job.per_capture[id].max_rel_err = j.max_rel_err;
+        job.per_capture[id].bytes =
+            compulsory_bytes(t.replay->capture(), t.analysis->unread, t.analysis->before, t.analysis->reference.buffers);
       }
     }
     job.checks.pass(check::kLaunch);

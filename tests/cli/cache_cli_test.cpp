@@ -9,6 +9,7 @@
 #include "cache/result_cache.h"
 #include "core/hash.h"
 #include "core/process.h"
+#include "harness/store/capture_store.h"
 
 namespace stark {
 namespace {
@@ -76,6 +77,90 @@ TEST(CacheCli, TheBuildDirectoryHoldsTheDefaultCache) {
   auto r = stark({"cache", "stats", "-p", build.string(), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(nlohmann::json::parse(r.output)["entries"], 2);
+}
+
+/// A build folder whose capture store holds an old capture and a new one,
+/// each with a blob of its own, plus a blob no capture refers to.
+fs::path build_with_captures() {
+  fs::path build = fs::path(STARK_BINARY_DIR) / "tests/cache-cli-scratch" /
+                   ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  fs::remove_all(build);
+  auto store = harness::CaptureStore::open(build / ".stark/captures", true);
+  EXPECT_TRUE(store) << store.error().message;
+  std::vector<std::string> blobs;
+  for (const char* content : {"old inputs", "new inputs", "orphan"}) blobs.push_back(*store->put_blob(content));
+  EXPECT_TRUE(store->update([&](harness::CaptureIndex& index) -> Expected<void> {
+    for (int i = 0; i < 2; ++i) {
+      harness::Capture c;
+      c.id = i == 0 ? "old" : "new";
+      c.kernel = "src/ops.cu:k";
+      c.created = i == 0 ? "2020-01-01T00:00:00Z" : harness::utc_now();
+      harness::CapturedBuffer b;
+      b.size = 10;
+      b.before = blobs[static_cast<size_t>(i)];
+      c.buffers.push_back(b);
+      index.captures.push_back(c);
+    }
+    return {};
+  }));
+  // Written long ago, as far as the clean can tell.
+  for (auto& f : fs::recursive_directory_iterator(build / ".stark/captures/blobs"))
+    if (f.is_regular_file()) fs::last_write_time(f.path(), fs::file_time_type::clock::now() - std::chrono::hours(48));
+  return build;
+}
+
+size_t blob_files(const fs::path& build) {
+  size_t n = 0;
+  for (auto& f : fs::recursive_directory_iterator(build / ".stark/captures/blobs")) n += f.is_regular_file();
+  return n;
+}
+
+TEST(CacheCli, StatsAndCleanCoverTheCaptureStore) {
+  fs::path build = build_with_captures();
+  auto r = stark({"cache", "stats", "-p", build.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("captures: 2 captures, 5 files"), std::string::npos) << r.output;  // 3 blobs, the index and the lock
+
+  // --older-than: the old capture and the orphan go, the new one and its blob stay.
+  r = stark({"cache", "clean", "-p", build.string(), "--older-than", "30"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("removed 1 capture and 2 files"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("kept 1 capture"), std::string::npos) << r.output;
+  auto index = harness::CaptureStore::open(build / ".stark/captures", false)->read_index();
+  ASSERT_TRUE(index);
+  ASSERT_EQ(index->captures.size(), 1u);
+  EXPECT_EQ(index->captures[0].id, "new");
+  EXPECT_EQ(blob_files(build), 1u);
+
+  // --max-size alone caps the cache folder and says so.
+  r = stark({"cache", "clean", "-p", build.string(), "--max-size", "1G"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("captures in " + (build / ".stark/captures").string() + " kept"), std::string::npos)
+      << r.output;
+
+  // No filter: everything.
+  r = stark({"cache", "clean", "-p", build.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("removed 1 capture and 1 file"), std::string::npos) << r.output;
+  EXPECT_EQ(blob_files(build), 0u);
+}
+
+TEST(CacheCli, ACleanLeavesBlobsBeingWrittenAndFilesNotItsOwn) {
+  fs::path build = build_with_captures();
+  fs::path blobs = build / ".stark/captures/blobs";
+  // A capture in progress: its blob is fresh and not in the index yet.
+  auto store = harness::CaptureStore::open(build / ".stark/captures", false);
+  std::string fresh = *store->put_blob("being captured");
+  std::ofstream(blobs / "notes.txt") << "mine\n";
+  fs::last_write_time(blobs / "notes.txt", fs::file_time_type::clock::now() - std::chrono::hours(48));
+  fs::create_directories(build / "elsewhere");
+  std::ofstream(build / "elsewhere/0123456789abcdef.zst") << "not the store's\n";
+  fs::create_directory_symlink(build / "elsewhere", blobs / "ff");
+  auto r = stark({"cache", "clean", "-p", build.string()});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(fs::exists(blobs / "notes.txt"));
+  EXPECT_TRUE(fs::exists(build / "elsewhere/0123456789abcdef.zst")) << "a link was followed";
+  EXPECT_TRUE(store->has_blob(fresh)) << "a blob younger than the grace period was removed";
 }
 
 TEST(CacheCli, AFolderThatIsNotThereIsSaid) {

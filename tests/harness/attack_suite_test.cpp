@@ -121,16 +121,27 @@ TEST(AttackSuite, EveryVariantGetsItsVerdict) {
     const Kernel* k = project.manifest.find_kernel(c.kernel);
     futures.push_back(std::async(std::launch::async, [ev, k, &c] { return ev->evaluate(*k, c.variant); }));
   }
-  std::string table = "\nvariant                        verdict   speedup  reason\n";
+  std::string table = "\nvariant                        verdict   speedup  roof  reason\n";
   for (size_t i = 0; i < cases.size(); ++i) {
     const Case& c = cases[i];
     Evaluation e = futures[i].get();
-    table += fmt::format("{:<30} {:<9} {:>7}  {}\n", c.name, to_string(e.verdict),
-                         e.speedup ? fmt::format("{:.2f}x", *e.speedup) : "-", e.reason.substr(0, 160));
+    std::string roof = "-";
+    if (e.gpu && e.gpu->copy_bandwidth_gbs > 0 && e.variant_us && !e.captures.empty() && e.captures[0].bytes) {
+      uint64_t bytes = 0;
+      for (const auto& capture : e.captures) bytes += capture.bytes.value_or(0);
+      roof = fmt::format("{:.0f}%", 100.0 * static_cast<double>(bytes) / (*e.variant_us * 1e3) / e.gpu->copy_bandwidth_gbs);
+    }
+    table += fmt::format("{:<30} {:<9} {:>7} {:>5}  {}\n", c.name, to_string(e.verdict),
+                         e.speedup ? fmt::format("{:.2f}x", *e.speedup) : "-", roof, e.reason.substr(0, 160));
     SCOPED_TRACE(c.name + ": " + e.reason);
     if (c.accept) {
       EXPECT_EQ(e.verdict, Verdict::Accepted);
       ASSERT_TRUE(e.speedup.has_value());
+      // The memory roof: the copy bandwidth the worker measured, and each
+      // timed capture's compulsory bytes.
+      ASSERT_TRUE(e.gpu.has_value());
+      EXPECT_GT(e.gpu->copy_bandwidth_gbs, 100.0);
+      for (const auto& capture : e.captures) EXPECT_GT(capture.bytes.value_or(0), 0u) << capture.id;
       // The legitimate rewrites of the naive originals are really faster.
       if (c.faster) {
         EXPECT_GT(*e.speedup, 1.0);

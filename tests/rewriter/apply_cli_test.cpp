@@ -1,10 +1,19 @@
 // stark apply as a user runs it: exit codes, one-line errors, each mode on
 // the real manifest of tests/projects/edge, and a hand-written result that
 // validates against the contract's schema.
+#include <fcntl.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <chrono>
 #include <filesystem>
+#include <map>
+#include <thread>
 
 #include "core/file_io.h"
 #include "core/hash.h"
@@ -212,6 +221,85 @@ TEST(ApplyCli, AnApplyKilledBetweenItsRenamesIsFinishedByRecover) {
   EXPECT_EQ(*read_file(root / "src/apis.cu"), updated);
   EXPECT_FALSE(fs::exists(root / "src/apis.cu.stark-tmp.777"));
   EXPECT_FALSE(fs::exists(root / ".stark-apply-journal.json"));
+}
+
+/// Starts stark with `args` (output discarded), sends `signal` after
+/// `delay`, and waits for it to end.
+void run_and_kill(std::vector<std::string> args, std::chrono::microseconds delay, int signal) {
+  args.insert(args.begin(), STARK_EXE);
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  ASSERT_EQ(posix_spawn(&pid, STARK_EXE, &actions, nullptr, argv.data(), environ), 0);
+  posix_spawn_file_actions_destroy(&actions);
+  std::this_thread::sleep_for(delay);
+  ::kill(pid, signal);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+}
+
+/// The edge result plus an improved clamp in src/stats.cu: two files to rewrite.
+fs::path two_file_result(const std::string& name, const Manifest& m) {
+  fs::path dir = edge_result(name, m);
+  auto r = read_json_file(dir / "result.json");
+  EXPECT_TRUE(r);
+  (*r)["kernels"].push_back(kernel("src/stats.cu:edge::clamp(int, float *)", "improved",
+                                   {{"source", "__global__ void clamp(int n, float* __restrict__ x) {\n"
+                                               "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                               "  if (i < n) x[i] = fminf(fmaxf(x[i], 0.0f), 1.0f);\n}"}}));
+  EXPECT_TRUE(write_json_file(dir / "result.json", *r));
+  return dir;
+}
+
+TEST(ApplyCli, AnApplyKilledAtAnyMomentEndsWithTheOriginalsOrAllTheNewContent) {
+  const std::vector<std::string> files = {"src/apis.cu", "src/stats.cu"};
+  auto apply_args = [](const fs::path& dir) {
+    return std::vector<std::string>{"apply", "--result", dir.string(), "--mode", "inplace", "--kernel",
+                                    "src/apis.cu:axpy_c", "--kernel", "src/stats.cu:edge::clamp(int, float *)",
+                                    "--no-compile-check", "-o", (dir / "backup").string()};
+  };
+  // One run to the end: how long it takes and what it writes.
+  auto [root, m] = edge_copy("kill_reference_src");
+  fs::path dir = two_file_result("kill_reference", m);
+  std::map<std::string, std::string> original, updated;
+  for (const auto& f : files) original[f] = *read_file(root / f);
+  auto start = std::chrono::steady_clock::now();
+  auto r = stark(apply_args(dir));
+  auto took = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const auto& f : files) {
+    updated[f] = *read_file(root / f);
+    ASSERT_NE(updated[f], original[f]) << f;
+  }
+
+  // Killed (SIGKILL, or Ctrl-C) at moments spread over that time, then
+  // recovered where a journal says a run was under way: never a mix.
+  constexpr int kMoments = 8;
+  for (int i = 0; i < kMoments; ++i) {
+    SCOPED_TRACE(fmt::format("killed after {} of {} us", took.count() * i / kMoments, took.count()));
+    auto [kroot, km] = edge_copy(fmt::format("kill_{}_src", i));
+    fs::path kdir = two_file_result(fmt::format("kill_{}", i), km);
+    run_and_kill(apply_args(kdir), took * i / kMoments, i % 2 == 0 ? SIGKILL : SIGINT);
+    if (fs::exists(kroot / ".stark-apply-journal.json")) {
+      auto recover = stark({"apply", "--result", kdir.string(), "--recover"});
+      EXPECT_EQ(recover.exit_code, 0) << recover.output;
+    }
+    EXPECT_FALSE(fs::exists(kroot / ".stark-apply-journal.json"));
+    int now_updated = 0;
+    for (const auto& f : files) {
+      std::string now = *read_file(kroot / f);
+      EXPECT_TRUE(now == original[f] || now == updated[f]) << f << " is neither the original nor the new content";
+      now_updated += now == updated[f];
+    }
+    EXPECT_TRUE(now_updated == 0 || now_updated == static_cast<int>(files.size())) << "a mix of old and new sources";
+    for (const auto& e : fs::directory_iterator(kroot / "src"))
+      EXPECT_EQ(e.path().string().find(".stark-tmp"), std::string::npos) << e.path() << " was left behind";
+  }
 }
 
 TEST(ApplyCli, AVariantTheCheckRefusesStopsTheApplyBeforeAnyFileIsWritten) {

@@ -42,4 +42,12 @@ void clamp_all(int n, float* xf, double* xd) {
   clamp<<<(n + 255) / 256, 256>>>(n, xd);
 }
 
+// The launch shape in variables, the grid computed from the block.
+void clamp_rows(int rows, int cols, double* xd) {
+  const int n = rows * cols;
+  dim3 block(256);
+  dim3 grid((n + block.x - 1) / block.x);
+  clamp<<<grid, block>>>(n, xd);
+}
+
 }  // namespace edge
