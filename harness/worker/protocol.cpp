@@ -133,6 +133,7 @@ void to_json(json& j, const EvaluateReply& r) {
     json cj = {{"id", c.id}, {"max_abs_err", or_null(c.max_abs_err)}, {"max_rel_err", or_null(c.max_rel_err)}};
     if (c.baseline_us) cj["baseline_us"] = *c.baseline_us;
     if (c.variant_us) cj["variant_us"] = *c.variant_us;
+    if (c.bytes) cj["bytes"] = *c.bytes;
     captures.push_back(std::move(cj));
   }
   j = {{"id", r.id}, {"status", to_string(r.status)}, {"detail", r.detail}, {"checks", r.checks}, {"captures", captures}};
@@ -157,6 +158,7 @@ void from_json(const json& j, EvaluateReply& r) {
     c.variant_us = optional_field<Timing>(cj, "variant_us");
     c.max_abs_err = optional_field<double>(cj, "max_abs_err");
     c.max_rel_err = optional_field<double>(cj, "max_rel_err");
+    c.bytes = optional_field<uint64_t>(cj, "bytes");
     r.captures.push_back(std::move(c));
   }
   r.no_gpu = j.value("no_gpu", false);

@@ -35,6 +35,7 @@ TEST(Protocol, ReplyRoundTrip) {
   c.id = "c1";
   c.baseline_us = Timing{10, 9, 11, 20};
   c.max_rel_err = 1e-7;
+  c.bytes = 8u << 20;
   r.captures = {c};
   nlohmann::json j = r;
   EXPECT_EQ(j["status"], "hang");
