@@ -125,6 +125,8 @@ TEST(AttackSuite, EveryVariantGetsItsVerdict) {
   for (size_t i = 0; i < cases.size(); ++i) {
     const Case& c = cases[i];
     Evaluation e = futures[i].get();
+    if (e.gpu && e.gpu->copy_bandwidth_gbs > 0 && table.find("copy bandwidth") == std::string::npos)
+      table.insert(0, fmt::format("\nmeasured copy bandwidth: {:.0f} GB/s (the memory roof)", e.gpu->copy_bandwidth_gbs));
     std::string roof = "-";
     if (e.gpu && e.gpu->copy_bandwidth_gbs > 0 && e.variant_us && !e.captures.empty() && e.captures[0].bytes) {
       uint64_t bytes = 0;
