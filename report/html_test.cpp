@@ -55,6 +55,18 @@ TEST(Html, DrawsTheTreeTheChartAndTheDiff) {
             std::string::npos);
 }
 
+TEST(Html, TheMemoryRoofIsAColumnAndAFactWhereTheRunMeasuredIt) {
+  auto in = load_test_input();
+  EXPECT_EQ(render_html(in).find("Memory roof"), std::string::npos);
+  in.result.gpu->copy_bandwidth_gbs = 4000;
+  in.kernels[0].result.captures = {{"c1", *in.kernels[0].result.baseline_us, *in.kernels[0].result.best_us,
+                                    uint64_t{600'000'000}}};
+  auto html = render_html(in);
+  EXPECT_NE(html.find(">Memory roof</th>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"num\">36% → 67%</td>"), std::string::npos) << "saxpy: 412 µs -> 224 µs";
+  EXPECT_NE(html.find("2.68 TB/s of 4.00 TB/s"), std::string::npos);
+}
+
 TEST(Html, TheBuiltInExpertHasNoTokensAndUntimedAttemptsAreNotDrawnAsFailed) {
   auto in = load_test_input();
   in.result.backend = {"builtin", ""};
