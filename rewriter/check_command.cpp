@@ -76,6 +76,10 @@ Expected<CheckCommand> check_command(const CompileCommand& unit, const std::stri
     return !a.empty() && a[0] != '-' && absolute_normal(dir / a) == file;
   });
   if (sources == 0) return Error{fmt::format("the build's command for {} does not name that file", file.string())};
+  // -dc is "relocatable, and compile": the check compiles (-c) itself, and a
+  // unit that uses other units' device code must stay relocatable to compile.
+  for (auto& a : *args)
+    if (a == "-dc" || a == "--device-c") a = "-rdc=true";
   NvccFlags flags = allowed_nvcc_flags(*args, map_path);
 
   command.argv = {toolchain.nvcc.string()};

@@ -148,9 +148,18 @@ Expected<CompileResult> CompileService::compile(const CompileRequest& request) {
   if (!version) return version.error();
   auto fp = fingerprint(kernel, request.source_root, request.sm);
   if (!fp) return fp.error();
-  std::string key = content_hash(fmt::format("stark-compile/1\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}", *version, request.sm,
-                                             static_cast<int>(request.mode), join(kernel.compile->arguments, "\n"),
-                                             kernel.compile->directory, kernel.file, *fp, *content))
+  // Relocatable device code is linked with the target's other objects: what
+  // they hold is part of what the cubin is.
+  std::string linked;
+  if (request.mode == CompileMode::Cubin && is_relocatable(*kernel.compile))
+    for (const auto& object : device_link_objects(*kernel.compile)) {
+      auto h = file_hash(object);
+      linked += object.string() + "=" + (h ? *h : "missing") + "\n";
+    }
+  std::string key = content_hash(fmt::format("stark-compile/1\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}", *version,
+                                             request.sm, static_cast<int>(request.mode),
+                                             join(kernel.compile->arguments, "\n"), kernel.compile->directory,
+                                             kernel.file, *fp, *content, linked))
                         .substr(6);
 
   std::promise<Expected<CompileResult>> promise;
@@ -172,6 +181,25 @@ Expected<CompileResult> CompileService::compile(const CompileRequest& request) {
   std::lock_guard lock(mutex_);
   in_flight_.erase(key);
   return result;
+}
+
+Expected<bool> CompileService::device_link(const CompileCommand& command, const std::string& sm,
+                                           const fs::path& cubin, const fs::path& output, CompileResult& result) {
+  auto objects = device_link_objects(command);
+  auto argv = device_link_command(nvcc_of(command, options_).string(), sm, cubin, objects, output);
+  CommandOptions run_options;
+  run_options.cwd = command.directory;
+  run_options.timeout = options_.timeout;
+  auto start = std::chrono::steady_clock::now();
+  auto r = run_command(argv, run_options);
+  result.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!r) return r.error();
+  if (r->status.timed_out) return Error{fmt::format("the device link did not finish within {} s", options_.timeout.count())};
+  if (!r->status.success())
+    result.log += fmt::format("the device link of this relocatable unit (-rdc) with the {} other object{} of its "
+                              "target failed ({}); build the target first, so its objects exist:\n{}",
+                              objects.size(), objects.size() == 1 ? "" : "s", r->status.describe(), r->output);
+  return r->status.success();
 }
 
 Expected<CompileResult> CompileService::run(const CompileRequest& request, const std::string& key,
@@ -256,6 +284,15 @@ Expected<CompileResult> CompileService::run(const CompileRequest& request, const
       return Error{fmt::format("the compile of kernel {} did not read the patched {}: the translation unit reaches "
                                "that file by a path outside the source root {}",
                                kernel.id, kernel.file, request.source_root.string())};
+  }
+  if (request.mode == CompileMode::Cubin && is_relocatable(*kernel.compile)) {
+    auto linked = device_link(*kernel.compile, request.sm, tmp_out, shadow->root() / "linked.cubin", result);
+    if (!linked) return linked.error();
+    if (!*linked) {
+      (void)write_file_atomic(fail, result.log);
+      return result;
+    }
+    tmp_out = shadow->root() / "linked.cubin";
   }
   fs::path staged = dir / (key + ".tmp." + unique_name());
   fs::copy_file(tmp_out, staged, fs::copy_options::overwrite_existing, ec);

@@ -60,7 +60,7 @@ class CompileService {
   explicit CompileService(CompileServiceOptions options);
 
   /// Thread-safe; identical requests in flight compile once. An Error means
-  /// the request cannot be compiled at all (nvcc missing, -rdc, the kernel's
+  /// the request cannot be compiled at all (nvcc missing, -ewp, the kernel's
   /// file changed since the scan...), never that the candidate is wrong.
   Expected<CompileResult> compile(const CompileRequest& request);
 
@@ -78,6 +78,11 @@ class CompileService {
                                     const std::string& sm);
   Expected<std::string> nvcc_version(const std::string& nvcc);
   Expected<CompileResult> run(const CompileRequest& request, const std::string& key, const std::string& content);
+  /// Links a relocatable cubin with the target's other objects into one a
+  /// worker can load; false (with nvlink's words in result.log) when the
+  /// link fails.
+  Expected<bool> device_link(const CompileCommand& command, const std::string& sm, const std::filesystem::path& cubin,
+                             const std::filesystem::path& output, CompileResult& result);
 
   CompileServiceOptions options_;
   std::counting_semaphore<1024> slots_;

@@ -6,12 +6,14 @@
 #include <memory>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <thread>
 
 #include "core/file_io.h"
+#include "core/process.h"
 #include "harness/common/cubin_info.h"
 #include "harness/compile/host_code_check.h"
 #include "harness/testing/test_project.h"
@@ -163,14 +165,54 @@ __global__ void saxpy(int n, float a, const float* x, float* y) { child<<<1, 1>>
   EXPECT_FALSE(r->ok);
 }
 
-TEST_F(CompileServiceTest, RefusesRdcAndChangedFiles) {
-  auto* k = &p->manifest().kernels[0];
-  k->compile->arguments.insert(k->compile->arguments.begin() + 1, "-rdc=true");
-  auto rdc = service->compile(request("src/ops.cu:saxpy"));
-  ASSERT_FALSE(rdc);
-  EXPECT_NE(rdc.error().message.find("relocatable"), std::string::npos);
-  k->compile->arguments.erase(k->compile->arguments.begin() + 1);
+TEST_F(CompileServiceTest, RelocatableCodeIsLinkedWithTheTargetsOtherObjects) {
+  p->write("src/taps.cu", "__device__ float window(int i) { return 0.5f + 0.5f * (i & 1); }\n"
+                          "__constant__ float c_taps[4] = {1.0f, 2.0f, 3.0f, 4.0f};\n");
+  p->write("src/filters.cu", "extern __device__ float window(int i);\n"
+                             "extern __constant__ float c_taps[4];\n"
+                             "__global__ void filter(int n, const float* x, float* y) {\n"
+                             "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                             "  if (i < n) y[i] = x[i] * c_taps[i & 3] * window(i);\n"
+                             "}\n");
+  p->add_kernel("filter", "src/filters.cu", "__global__ void filter", "_Z6filteriPKfPf",
+                {scalar("n", "int", 4), pointer("x", "float", true), pointer("y", "float", false)}, "",
+                {"-rdc=true"});
+  auto unlinked = service->compile(request("src/filters.cu:filter"));
+  ASSERT_TRUE(unlinked) << unlinked.error().message;
+  EXPECT_FALSE(unlinked->ok) << "the target's other object is not built yet";
+  EXPECT_NE(unlinked->log.find("device link of this relocatable unit"), std::string::npos) << unlinked->log;
+  EXPECT_NE(unlinked->log.find("window"), std::string::npos) << "nvlink names what is missing: " << unlinked->log;
 
+  // The project's build makes the other object where CMake puts it.
+  fs::path object = p->root() / "build/CMakeFiles/t.dir/src/taps.cu.o";
+  fs::create_directories(object.parent_path());
+  auto built = run_process({p->nvcc(), "-rdc=true", "-arch=sm_90", "-c", (p->root() / "src/taps.cu").string(), "-o",
+                            object.string()});
+  ASSERT_TRUE(built && built->exit_code == 0) << (built ? built->output : built.error().message);
+
+  auto linked = service->compile(request("src/filters.cu:filter"));
+  ASSERT_TRUE(linked) << linked.error().message;
+  ASSERT_TRUE(linked->ok) << linked->log;
+  EXPECT_FALSE(linked->cached) << "a new object beside it makes a new key";
+  CubinInfo info = cubin(*linked);
+  EXPECT_TRUE(info.find_kernel("_Z6filteriPKfPf"));
+  EXPECT_TRUE(std::any_of(info.globals.begin(), info.globals.end(),
+                          [](const CubinGlobal& g) { return g.name == "c_taps" && g.constant; }));
+  auto bytes = read_file(linked->output);
+  ASSERT_TRUE(bytes && bytes->size() > 18);
+  EXPECT_EQ(static_cast<unsigned char>((*bytes)[16]), 2u) << "ET_EXEC: a cubin the driver loads as it is";
+
+  auto candidate = service->compile(request("src/filters.cu:filter",
+                                            "__global__ void filter(int n, const float* __restrict__ x, float* y) {\n"
+                                            "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n;\n"
+                                            "       i += gridDim.x * blockDim.x)\n"
+                                            "    y[i] = x[i] * c_taps[i & 3] * window(i);\n"
+                                            "}"));
+  ASSERT_TRUE(candidate) << candidate.error().message;
+  EXPECT_TRUE(candidate->ok) << candidate->log;
+}
+
+TEST_F(CompileServiceTest, RefusesChangedFiles) {
   auto req = request("src/ops.cu:saxpy");
   p->write("src/ops.cu", std::string(kOps) + "// edited\n");
   auto changed = service->compile(req);

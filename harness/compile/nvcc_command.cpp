@@ -57,11 +57,18 @@ const std::set<std::string> kPathOptions = {"-I", "--include-path", "-isystem", 
                                             "--pre-include", "-iquote"};
 
 bool is_rdc(const std::string& opt, const std::string& value) {
-  if (opt == "-dc" || opt == "--device-c" || opt == "-dw" || opt == "--device-w" || opt == "-ewp" ||
-      opt == "--extensible-whole-program")
-    return true;
+  if (opt == "-dc" || opt == "--device-c") return true;
   if (opt == "-rdc" || opt == "--relocatable-device-code") return value == "true" || value == "1";
   return false;
+}
+
+/// The value of `-o`/`--output-file` in a command, empty when none.
+std::string output_of(const std::vector<std::string>& args) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    if ((args[i] == "-o" || args[i] == "--output-file") && i + 1 < args.size()) return args[i + 1];
+    if (starts_with(args[i], "--output-file=")) return args[i].substr(14);
+  }
+  return "";
 }
 
 std::string basename(const std::string& s) { return fs::path(s).filename().string(); }
@@ -128,10 +135,15 @@ Expected<std::vector<std::string>> nvcc_command(const CompileCommand& command, c
     bool separate = !joined && kTakesValue.count(opt) && !kFlagsOnly.count(opt) && i + 1 < in.size();
     if (separate) value = in[i + 1];
 
-    if (is_rdc(opt, value))
-      return Error{"the kernel is compiled as relocatable device code (-rdc=true / -dc); STARK evaluates "
-                   "whole-program kernels only: build this target without -rdc, or mark another kernel"};
-    if (opt == "-rdc" || opt == "--relocatable-device-code") {  // -rdc=false: keep, harmless
+    if (opt == "-ewp" || opt == "--extensible-whole-program")
+      return Error{"the kernel is compiled with -ewp (extensible whole program), which STARK cannot link for "
+                   "measuring; build this target with -rdc=true or without either"};
+    if (opt == "-dc" || opt == "--device-c") {  // compile + relocatable: the mode is ours to choose
+      out.push_back("-rdc=true");
+      continue;
+    }
+    if (opt == "-dw" || opt == "--device-w") continue;  // compile, whole program: the default
+    if (opt == "-rdc" || opt == "--relocatable-device-code") {
       out.push_back(a);
       if (separate) out.push_back(in[++i]);
       continue;
@@ -184,6 +196,55 @@ Expected<std::vector<std::string>> nvcc_command(const CompileCommand& command, c
   }
   out.push_back(map_path(file.string()));
   return out;
+}
+
+bool is_relocatable(const CompileCommand& command) {
+  const auto& args = command.arguments;
+  bool rdc = false;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto eq = a.find('=');
+    std::string opt = eq == std::string::npos ? a : a.substr(0, eq);
+    std::string value = eq == std::string::npos ? (i + 1 < args.size() ? args[i + 1] : "") : a.substr(eq + 1);
+    if (opt == "-rdc" || opt == "--relocatable-device-code") rdc = is_rdc(opt, value);  // the last one counts
+    if (opt == "-dc" || opt == "--device-c") rdc = true;
+  }
+  return rdc;
+}
+
+std::vector<fs::path> device_link_objects(const CompileCommand& command) {
+  std::string out = output_of(command.arguments);
+  if (out.empty()) return {};
+  fs::path own = absolute_normal(fs::path(command.directory) / out);
+  // The target's object folder: the innermost "<name>.dir" below CMakeFiles.
+  fs::path folder;
+  for (fs::path p = own.parent_path(); p.has_relative_path() && p != p.parent_path(); p = p.parent_path())
+    if (p.extension() == ".dir" && p.parent_path().filename() == "CMakeFiles") {
+      folder = p;
+      break;
+    }
+  if (folder.empty()) return {};
+  std::vector<fs::path> objects;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(folder, fs::directory_options::skip_permission_denied, ec), end;
+       !ec && it != end; it.increment(ec)) {
+    if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
+    fs::path p = it->path();
+    if (p.extension() != ".o" && p.extension() != ".obj") continue;
+    if (absolute_normal(p) == own || starts_with(p.filename().string(), "cmake_device_link")) continue;
+    objects.push_back(absolute_normal(p));
+  }
+  std::sort(objects.begin(), objects.end());
+  return objects;
+}
+
+std::vector<std::string> device_link_command(const std::string& nvcc, const std::string& sm, const fs::path& cubin,
+                                             const std::vector<fs::path>& objects, const fs::path& output) {
+  std::vector<std::string> argv = {nvcc, "-dlink", "-cubin", "-arch=sm_" + sm, cubin.string()};
+  for (const auto& o : objects) argv.push_back(o.string());
+  argv.push_back("-o");
+  argv.push_back(output.string());
+  return argv;
 }
 
 std::vector<std::string> parse_make_deps(const std::string& text) {

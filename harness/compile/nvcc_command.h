@@ -2,7 +2,8 @@
 // that compiles a candidate: same flags, defines and include paths, but one
 // -arch=sm_XX for the GPU being measured, -cubin (or -c for the host-code
 // check), our output file, and every path inside the source root moved into
-// the shadow tree that holds the patched file.
+// the shadow tree that holds the patched file. Relocatable device code is
+// then device-linked with the target's other objects.
 #ifndef STARK_HARNESS_COMPILE_NVCC_COMMAND_H
 #define STARK_HARNESS_COMPILE_NVCC_COMMAND_H
 
@@ -34,10 +35,30 @@ struct NvccCommandSpec {
   std::filesystem::path dependency_file;   // Cubin/Object: also write make-style deps here (-MD -MF)
 };
 
-/// The rewritten argv (argv[0] = nvcc). Errors: relocatable device code
-/// (-rdc=true, -dc) which a single cubin cannot hold, a compiler that is not
-/// nvcc, an options file that cannot be read, no source file in the command.
+/// The rewritten argv (argv[0] = nvcc). Relocatable device code stays
+/// relocatable (`-dc` becomes `-rdc=true`): its cubin needs a device link
+/// (device_link_command) before a worker can load it. Errors:
+/// `-ewp`, a compiler that is not nvcc, an options file that cannot be read,
+/// no source file in the command.
 Expected<std::vector<std::string>> nvcc_command(const CompileCommand& command, const NvccCommandSpec& spec);
+
+/// True when the command compiles relocatable device code (-rdc=true, -dc):
+/// the unit may call device functions and use variables of other units.
+bool is_relocatable(const CompileCommand& command);
+
+/// The other objects of the unit's build target, which its relocatable
+/// device code is linked with: every *.o beside the unit's own output (its
+/// -o) under the target's object folder (CMake's CMakeFiles/<target>.dir),
+/// without the unit's own object and CMake's device-link output. Sorted;
+/// empty when the command names no output there.
+std::vector<std::filesystem::path> device_link_objects(const CompileCommand& command);
+
+/// `nvcc -dlink -cubin -arch=sm_XX cubin objects... -o output`: a cubin a
+/// worker can load, with what the unit uses from the other objects.
+std::vector<std::string> device_link_command(const std::string& nvcc, const std::string& sm,
+                                             const std::filesystem::path& cubin,
+                                             const std::vector<std::filesystem::path>& objects,
+                                             const std::filesystem::path& output);
 
 /// Parses a make-style dependency file ("out: a.cu b.h \\\n c.h").
 std::vector<std::string> parse_make_deps(const std::string& text);

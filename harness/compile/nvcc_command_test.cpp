@@ -78,22 +78,57 @@ TEST(NvccCommand, ObjectAndDependencyModes) {
   EXPECT_FALSE(has(*deps, "-c"));
 }
 
-TEST(NvccCommand, RefusesRelocatableDeviceCode) {
+TEST(NvccCommand, RelocatableDeviceCodeStaysRelocatable) {
   for (std::vector<std::string> extra : {std::vector<std::string>{"-rdc=true"}, {"-rdc", "true"}, {"-dc"},
                                          {"--relocatable-device-code=true"}}) {
     auto cc = cmake_style();
     cc.arguments.insert(cc.arguments.begin() + 1, extra.begin(), extra.end());
+    EXPECT_TRUE(is_relocatable(cc)) << extra[0];
     NvccCommandSpec spec;
     spec.sm = "90";
     auto argv = nvcc_command(cc, spec);
-    ASSERT_FALSE(argv) << extra[0];
-    EXPECT_NE(argv.error().message.find("relocatable device code"), std::string::npos);
+    ASSERT_TRUE(argv) << extra[0] << ": " << argv.error().message;
+    EXPECT_TRUE(has(*argv, "-cubin"));
+    EXPECT_FALSE(has(*argv, "-dc")) << "-dc compiles to an object; the cubin mode is ours";
+    bool rdc = has(*argv, "-rdc=true") || has(*argv, "--relocatable-device-code=true") || has(*argv, "true");
+    EXPECT_TRUE(rdc) << extra[0];
   }
   auto cc = cmake_style();
   cc.arguments.insert(cc.arguments.begin() + 1, "-rdc=false");
+  EXPECT_FALSE(is_relocatable(cc));
   NvccCommandSpec spec;
   spec.sm = "90";
   EXPECT_TRUE(nvcc_command(cc, spec));
+  cc.arguments.insert(cc.arguments.begin() + 1, "-ewp");
+  auto ewp = nvcc_command(cc, spec);
+  ASSERT_FALSE(ewp);
+  EXPECT_NE(ewp.error().message.find("-ewp"), std::string::npos);
+}
+
+TEST(NvccCommand, TheDeviceLinkTakesTheTargetsOtherObjects) {
+  fs::path build = fs::temp_directory_path() / "stark_nvcc_cmd_dlink";
+  fs::remove_all(build);
+  fs::path objects = build / "CMakeFiles/ops.dir/src";
+  fs::create_directories(objects / "detail");
+  for (const char* f : {"ops.cu.o", "helpers.cu.o", "detail/tables.cu.o", "notes.txt"}) std::ofstream(objects / f) << "x";
+  std::ofstream(build / "CMakeFiles/ops.dir/cmake_device_link.o") << "x";
+  fs::create_directories(build / "CMakeFiles/other.dir");
+  std::ofstream(build / "CMakeFiles/other.dir/other.cu.o") << "x";
+  CompileCommand cc{build.string(), "/proj/src/ops.cu",
+                    {"/usr/local/cuda/bin/nvcc", "-rdc=true", "-o", "CMakeFiles/ops.dir/src/ops.cu.o", "-c",
+                     "/proj/src/ops.cu"},
+                    "ops", {"90"}};
+  auto found = device_link_objects(cc);
+  EXPECT_EQ(found, (std::vector<fs::path>{objects / "detail/tables.cu.o", objects / "helpers.cu.o"}));
+  auto argv = device_link_command("nvcc", "90", "k.cubin", found, "linked.cubin");
+  EXPECT_EQ(argv[0], "nvcc");
+  EXPECT_TRUE(has(argv, "-dlink"));
+  EXPECT_TRUE(has(argv, "-cubin"));
+  EXPECT_TRUE(has(argv, "-arch=sm_90"));
+  EXPECT_EQ(argv.back(), "linked.cubin");
+  cc.arguments = {"nvcc", "-rdc=true", "-c", "/proj/src/ops.cu"};
+  EXPECT_TRUE(device_link_objects(cc).empty()) << "no output named: nothing to guess";
+  fs::remove_all(build);
 }
 
 TEST(NvccCommand, OtherCompilersAndLaunchersAndOptionFiles) {
