@@ -9,6 +9,7 @@
 #include "cache/result_cache.h"
 #include "core/hash.h"
 #include "core/process.h"
+#include "tests/support/run_stark.h"
 #include "harness/store/capture_store.h"
 
 namespace stark {
@@ -16,12 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-ProcessResult stark(std::vector<std::string> args) {
-  args.insert(args.begin(), STARK_EXE);
-  auto r = run_process(args);
-  EXPECT_TRUE(r);
-  return r ? *r : ProcessResult{};
-}
+ProcessResult stark(std::vector<std::string> args) { return test_support::run_stark(STARK_EXE, std::move(args)); }
 
 fs::path filled_cache() {
   fs::path dir = fs::path(STARK_BINARY_DIR) / "tests/cache-cli-scratch" /

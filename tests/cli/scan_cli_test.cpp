@@ -7,6 +7,7 @@
 
 #include "core/file_io.h"
 #include "core/process.h"
+#include "tests/support/run_stark.h"
 
 namespace stark {
 namespace {
@@ -16,16 +17,10 @@ namespace fs = std::filesystem;
 const fs::path kSource = STARK_SOURCE_DIR;
 const fs::path kEdgeBuild = fs::path(STARK_BINARY_DIR) / "tests/projects/edge-build";
 
-ProcessResult stark(std::vector<std::string> args) {
-  args.insert(args.begin(), STARK_EXE);
-  auto r = run_process(args);
-  EXPECT_TRUE(r) << r.error().message;
-  return r ? *r : ProcessResult{};
-}
+ProcessResult stark(std::vector<std::string> args) { return test_support::run_stark(STARK_EXE, std::move(args)); }
 
 fs::path scratch(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("stark_cli_test_" + name);
-  fs::remove_all(d);
+  fs::path d = test_support::scratch_folder("cli_test", name);
   fs::create_directories(d);
   return d;
 }

@@ -9,6 +9,7 @@
 #include "core/folder_lock.h"
 #include "core/process.h"
 #include "core/result.h"
+#include "tests/support/run_stark.h"
 
 namespace stark {
 namespace {
@@ -19,10 +20,7 @@ const fs::path kProjects = fs::path(STARK_BINARY_DIR) / "tests/projects";
 const char* kSaxpy = "src/elementwise.cu:nnops::saxpy_kernel";
 
 ProcessResult stark(std::vector<std::string> args, const fs::path& cwd = {}) {
-  args.insert(args.begin(), STARK_EXE);
-  auto r = run_process(args, cwd);
-  EXPECT_TRUE(r) << r.error().message;
-  return r ? *r : ProcessResult{};
+  return test_support::run_stark(STARK_EXE, std::move(args), cwd);
 }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
