@@ -36,6 +36,9 @@ std::string brief_text(const KernelBrief& b) {
     out += "\n\n## How the project launches it";
     for (const auto& l : b.launch_sites) out += "\n- " + l;
   }
+  if (b.kernel && !b.kernel->fixed_launch.empty())
+    out += fmt::format("\n\nThe launch shape cannot change: {}. Change only the kernel's body and give no LAUNCH line.",
+                       b.kernel->fixed_launch);
   if (!b.inputs.empty()) {
     out += "\n\n## Inputs recorded from the project's tests";
     for (const auto& i : b.inputs) out += "\n- " + i;

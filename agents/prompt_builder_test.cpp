@@ -64,5 +64,25 @@ TEST(PromptBuilder, RolesSeeTheirWindows) {
   EXPECT_NE(code.user.find("fix tiling"), std::string::npos);
 }
 
+TEST(PromptBuilder, AKernelWhoseLaunchIsFixedIsToldSoInEveryRole) {
+  Kernel k;
+  k.id = "src/a.cu:scale";
+  k.name = k.qualified_name = "scale";
+  k.fixed_launch = "it is used through a pointer at src/a.cu:12, so some launches are out of sight";
+  KernelBrief brief;
+  brief.kernel = &k;
+  SearchNode root;
+  root.state = NodeState::Correct;
+  root.variant.source = "__global__ void scale() {}";
+  SearchTree tree(root);
+  for (const std::string& user : {plan_prompt(plan_window(tree, 0, brief)).user,
+                                  code_prompt(code_window(tree, 0, brief, Plan{"x", "y", {}})).user})
+    EXPECT_NE(user.find("The launch shape cannot change: it is used through a pointer at src/a.cu:12"),
+              std::string::npos)
+        << user;
+  k.fixed_launch.clear();
+  EXPECT_EQ(plan_prompt(plan_window(tree, 0, brief)).user.find("cannot change"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace stark

@@ -4,6 +4,8 @@
 #ifndef STARK_CLANG_TOOL_CLANG_ERRORS_H
 #define STARK_CLANG_TOOL_CLANG_ERRORS_H
 
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticSema.h>
 #include <clang/Basic/SourceManager.h>
@@ -57,8 +59,15 @@ class ClangErrorCollector : public clang::DiagnosticConsumer {
         d.column = static_cast<int>(p.getColumn());
       }
     }
+    if (!late_annotation) clang_errors_.push_back(out_.size());
+    if (level == clang::DiagnosticsEngine::Fatal) fatal_ = true;
     out_.push_back(std::move(d));
   }
+
+  /// Indexes (into the output) of the errors clang itself reported.
+  const std::vector<size_t>& clang_errors() const { return clang_errors_; }
+  /// True when the parse stopped trusting itself (a missing header...).
+  bool fatal() const { return fatal_; }
 
  private:
   /// True when the diagnostic points at STARK_OPTIMIZE or stark::optimize.
@@ -79,7 +88,25 @@ class ClangErrorCollector : public clang::DiagnosticConsumer {
 
   std::vector<Diagnostic>& out_;
   std::string directory_;
+  std::vector<size_t> clang_errors_;
+  bool fatal_ = false;
 };
+
+/// True when clang's error recovery left a mark in `s` (a RecoveryExpr, an
+/// expression of an invalid type...).
+inline bool contains_errors(const clang::Stmt* s) {
+  if (!s) return false;
+  if (const auto* e = llvm::dyn_cast<clang::Expr>(s); e && e->containsErrors()) return true;
+  for (const clang::Stmt* child : s->children())
+    if (contains_errors(child)) return true;
+  return false;
+}
+
+/// True when a function did not parse cleanly: its declaration is invalid
+/// or its body holds what error recovery made of broken code.
+inline bool parsed_with_errors(const clang::FunctionDecl* fd) {
+  return fd->isInvalidDecl() || fd->getType()->containsErrors() || contains_errors(fd->getBody());
+}
 
 }  // namespace stark
 

@@ -4,6 +4,7 @@
 #include <clang/AST/Attr.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Lex/Lexer.h>
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include <set>
 #include <tuple>
 
+#include "clang_tool/clang_errors.h"
 #include "clang_tool/patched_unit.h"
 
 namespace stark {
@@ -74,6 +76,9 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
       if (b >= 0) out_.global_attr = {"__global__", b, b + 10};
     }
     out_.has_launch_bounds = kernel->hasAttr<CUDALaunchBoundsAttr>();
+    if (const auto* bounds = kernel->getAttr<CUDALaunchBoundsAttr>())
+      if (const Expr* threads = bounds->getMaxThreads(); threads && !threads->isValueDependent())
+        if (auto v = threads->getIntegerConstantExpr(ctx_)) out_.launch_bounds_threads = v->getExtValue();
     // The manifest describes the original; a candidate may have added __restrict__.
     for (unsigned i = 0; i < kernel->getNumParams() && i < out_.params.size(); ++i)
       out_.params[i].is_restrict = kernel->getParamDecl(i)->getType().isRestrictQualified();
@@ -243,6 +248,9 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     l.body = snip(f->getBody()->getSourceRange());
     l.depth = static_cast<int>(loops_.size());
     l.parent = loops_.empty() ? -1 : loops_.back();
+    for (const auto& parent : ctx_.getParents(*f))
+      if (const auto* attributed = parent.get<AttributedStmt>())
+        for (const Attr* a : attributed->getAttrs()) l.hinted = l.hinted || isa<LoopHintAttr>(a);
     const VarDecl* var = nullptr;
     if (const auto* ds = dyn_cast_or_null<DeclStmt>(f->getInit()); ds && ds->isSingleDecl())
       var = dyn_cast<VarDecl>(ds->getSingleDecl());
@@ -333,10 +341,9 @@ class AnalysisConsumer : public ASTConsumer {
   AnalysisConsumer(const Kernel& kernel, const PatchedSource& patch, KernelAnalysis& out, bool& found)
       : kernel_(kernel), patch_(patch), out_(out), found_(found) {}
 
-  void HandleTranslationUnit(ASTContext& ctx) override {
-    if (ctx.getDiagnostics().hasErrorOccurred()) return;
-    find(ctx, ctx.getTranslationUnitDecl());
-  }
+  // Errors elsewhere in the unit can be its own (host code only clang
+  // rejects); a kernel that did not parse cleanly is not analysed.
+  void HandleTranslationUnit(ASTContext& ctx) override { find(ctx, ctx.getTranslationUnitDecl()); }
 
  private:
   void find(ASTContext& ctx, DeclContext* dc) {
@@ -347,7 +354,8 @@ class AnalysisConsumer : public ASTConsumer {
       FunctionDecl* fd = dyn_cast<FunctionDecl>(d);
       if (auto* t = dyn_cast<FunctionTemplateDecl>(d)) fd = t->getTemplatedDecl();
       if (!fd || !fd->hasAttr<CUDAGlobalAttr>() || fd->getNameAsString() != kernel_.name ||
-          !fd->doesThisDeclarationHaveABody() || !patch_.contains(ctx.getSourceManager(), fd->getLocation()))
+          !fd->doesThisDeclarationHaveABody() || !patch_.contains(ctx.getSourceManager(), fd->getLocation()) ||
+          parsed_with_errors(fd))
         continue;
       found_ = true;
       Analyzer a(ctx, patch_, out_);

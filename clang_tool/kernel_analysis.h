@@ -62,6 +62,7 @@ struct Loop {
   Snippet body;        // the statement after the header (with braces, if any)
   int depth = 0;       // 0: not inside another loop
   int parent = -1;     // index of the enclosing loop
+  bool hinted = false; // a loop pragma (#pragma unroll, nounroll...) already applies to it
   std::vector<Reduction> reductions;
   bool writes_memory = false;
 };
@@ -113,6 +114,7 @@ struct KernelAnalysis {
   bool uses_sync = false;       // __syncthreads and friends
   bool uses_warp_ops = false;   // __shfl*, __ballot*...
   bool has_launch_bounds = false;
+  int64_t launch_bounds_threads = 0;  // __launch_bounds__'s maximum threads per block, when a constant
   bool is_template = false;
 
   const Param* param(std::string_view name) const;

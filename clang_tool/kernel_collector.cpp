@@ -5,6 +5,7 @@
 #include <clang/AST/RecordLayout.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Index/USRGeneration.h>
@@ -15,6 +16,7 @@
 #include <optional>
 
 #include "clang_tool/annotation.h"
+#include "clang_tool/clang_errors.h"
 #include "clang_tool/fingerprint.h"
 #include "clang_tool/launch_dims.h"
 #include "clang_tool/mangle.h"
@@ -37,11 +39,12 @@ class Collector : public RecursiveASTVisitor<Collector> {
   using Base = RecursiveASTVisitor<Collector>;
 
  public:
-  Collector(ASTContext& ctx, UnitScan& unit, const KernelFingerprinter* fingerprinter)
+  Collector(ASTContext& ctx, UnitScan& unit, const KernelFingerprinter* fingerprinter, const ParseErrors& errors)
       : ctx_(ctx),
         sm_(ctx.getSourceManager()),
         unit_(unit),
         fingerprinter_(fingerprinter),
+        errors_(errors),
         mangler_(ctx),
         policy_(ctx.getPrintingPolicy()) {
     policy_.SuppressTagKeyword = true;
@@ -105,6 +108,26 @@ class Collector : public RecursiveASTVisitor<Collector> {
     if (const CXXMethodDecl* op = lambda->getCallOperator())
       if (const AnnotateAttr* attr = own_stark_annotation(op))
         error(attr->getLocation(), "[[stark::optimize]] marks only __global__ kernels; a lambda is not one");
+    return true;
+  }
+
+  // A marked kernel's name used other than as what a launch calls or an
+  // attribute query reads: its address goes somewhere (a function pointer, a
+  // launch helper, a table), and the launch that follows is out of sight.
+  bool VisitDeclRefExpr(DeclRefExpr* ref) {
+    const auto* fd = dyn_cast<FunctionDecl>(ref->getDecl());
+    if (!fd || !fd->hasAttr<CUDAGlobalAttr>()) return true;
+    SourceLocation at = sm_.getExpansionLoc(ref->getBeginLoc());
+    if (sm_.isInSystemHeader(at)) return true;
+    const FunctionDecl* pattern = annotated_pattern(fd);
+    if (!pattern || !escapes(*ref)) return true;
+    unit_.address_uses.push_back(
+        {usr_of(pattern),
+         {file_of(at), static_cast<int>(sm_.getExpansionLineNumber(at)),
+          static_cast<int>(sm_.getExpansionColumnNumber(at)), Severity::Warning,
+          fmt::format("kernel '{}' is used through a pointer here: STARK records its launches by symbol, but "
+                      "cannot rewrite a launch configuration it does not see, so only its body is searched",
+                      pattern->getQualifiedNameAsString())}});
     return true;
   }
 
@@ -266,6 +289,30 @@ class Collector : public RecursiveASTVisitor<Collector> {
     return begin;
   }
 
+  /// "scale.cu:12:5: message": a clang error inside another message.
+  static std::string brief(const Diagnostic& d) {
+    return fmt::format("{}:{}:{}: {}", std::filesystem::path(d.file).filename().string(), d.line, d.column, d.message);
+  }
+
+  /// Why a kernel of a unit with clang errors cannot be trusted, if it
+  /// cannot: an error inside its lines, or in what error recovery made of its
+  /// declaration, body or instantiations, or a parse that went on blind.
+  std::optional<std::string> unreadable(const FunctionDecl* fd, const FunctionTemplateDecl* tmpl,
+                                        const std::string& file, int first_line, int last_line) const {
+    const Diagnostic& first = unit_.diagnostics[errors_.clang_errors.front()];
+    if (errors_.fatal) return fmt::format("clang could not go on parsing its unit after {}", brief(first));
+    for (size_t i : errors_.clang_errors) {
+      const Diagnostic& d = unit_.diagnostics[i];
+      if (d.file == file && d.line >= first_line && d.line <= last_line)
+        return fmt::format("clang reports an error in it: {}", brief(d));
+    }
+    bool broken = parsed_with_errors(fd);
+    if (tmpl)
+      for (const FunctionDecl* spec : tmpl->specializations()) broken = broken || parsed_with_errors(spec);
+    if (broken) return fmt::format("what it uses did not parse (first error of the unit: {})", brief(first));
+    return std::nullopt;
+  }
+
   void add_kernel(const FunctionDecl* fd, const AnnotateAttr* attr) {
     KernelOptions options;
     if (!read_options(attr, options)) return;
@@ -294,6 +341,17 @@ class Collector : public RecursiveASTVisitor<Collector> {
                                                   static_cast<unsigned>(k.range.begin));
     k.line = static_cast<int>(sm_.getExpansionLineNumber(begin_loc));
     k.column = static_cast<int>(sm_.getExpansionColumnNumber(begin_loc));
+    if (!errors_.clang_errors.empty()) {
+      const int last_line = static_cast<int>(sm_.getExpansionLineNumber(body->getRBracLoc()));
+      if (auto why = unreadable(fd, tmpl, k.file, k.line, last_line)) {
+        error(begin_loc, fmt::format("kernel '{}' cannot be read: {}", k.qualified_name, *why));
+        return;
+      }
+      diag(begin_loc, Severity::Warning,
+           fmt::format("kernel '{}' is read although clang rejects other code of this unit (first: {}); its "
+                       "candidates are checked against the same parse",
+                       k.qualified_name, brief(unit_.diagnostics[errors_.clang_errors.front()])));
+    }
     k.is_template = tmpl != nullptr;
     k.params = params_of(fd);
     k.options = options;
@@ -368,6 +426,29 @@ class Collector : public RecursiveASTVisitor<Collector> {
       return nullptr;
     }
     return nullptr;
+  }
+
+  /// False when `ref` is what a launch calls (`k<<<...>>>`,
+  /// `cudaLaunchKernel(k, ...)`) or what a CUDA runtime call reads
+  /// (`cudaFuncSetAttribute(k, ...)`, `cudaOccupancy...(..., k, ...)`).
+  bool escapes(const DeclRefExpr& ref) const {
+    DynTypedNode node = DynTypedNode::create(ref);
+    for (int guard = 0; guard < 16; ++guard) {
+      auto parents = ctx_.getParents(node);
+      if (parents.empty()) return true;
+      const DynTypedNode& parent = parents[0];
+      if (const auto* call = parent.get<CUDAKernelCallExpr>())
+        return call->getCallee()->IgnoreParenImpCasts() != &ref;
+      if (const auto* call = parent.get<CallExpr>()) {
+        const FunctionDecl* callee = call->getDirectCallee();
+        return !callee || !sm_.isInSystemHeader(sm_.getExpansionLoc(callee->getLocation()));
+      }
+      const auto* e = parent.get<Expr>();
+      const auto* unary = parent.get<UnaryOperator>();
+      if (!e || !(isa<CastExpr>(e) || isa<ParenExpr>(e) || (unary && unary->getOpcode() == UO_AddrOf))) return true;
+      node = parent;
+    }
+    return true;
   }
 
   /// The pattern (template) decl of an annotated kernel, or null if not ours.
@@ -501,6 +582,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
   SourceManager& sm_;
   UnitScan& unit_;
   const KernelFingerprinter* fingerprinter_;
+  ParseErrors errors_;  // a copy: the walk appends to unit_.diagnostics
   KernelMangler mangler_;
   PrintingPolicy policy_;
   std::vector<const FunctionDecl*> callers_;
@@ -508,8 +590,9 @@ class Collector : public RecursiveASTVisitor<Collector> {
 
 }  // namespace
 
-void collect_kernels(clang::ASTContext& context, UnitScan& unit, const KernelFingerprinter* fingerprinter) {
-  Collector collector(context, unit, fingerprinter);
+void collect_kernels(clang::ASTContext& context, UnitScan& unit, const KernelFingerprinter* fingerprinter,
+                     const ParseErrors& errors) {
+  Collector collector(context, unit, fingerprinter, errors);
   collector.TraverseDecl(context.getTranslationUnitDecl());
 }
 

@@ -211,7 +211,11 @@ std::vector<std::string> clang_arguments(const CompileCommand& c, const ClangSet
                                   "-resource-dir=" + setup.resource_dir.string(),
                                   "-Wno-unknown-cuda-version",
                                   "-w",
-                                  "-ferror-limit=20",
+                                  // Errors are collected as diagnostics: no error limit (reaching it
+                                  // is fatal and would cost every kernel of the unit), and no
+                                  // "N errors generated" line on stderr (caret diagnostics print it).
+                                  "-ferror-limit=0",
+                                  "-fno-caret-diagnostics",
                                   // before the unit's own forced includes, which may call min/max
                                   "-include",
                                   (setup.stub_dir / kNvccCompatHeader).string()};

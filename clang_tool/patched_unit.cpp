@@ -6,10 +6,15 @@
 #include <llvm/Support/VirtualFileSystem.h>
 
 #include <algorithm>
+#include <map>
+#include <mutex>
+#include <set>
+#include <tuple>
 
 #include "clang_tool/annotation.h"
 #include "clang_tool/clang_errors.h"
 #include "core/file_io.h"
+#include "core/hash.h"
 #include "core/paths.h"
 
 namespace stark {
@@ -64,19 +69,24 @@ Expected<PatchedSource> patch_kernel_file(const Kernel& kernel, const std::strin
   p.end = kernel.range.begin + static_cast<int64_t>(source.size());
   p.first_line = 1 + static_cast<int>(std::count(original->begin(), original->begin() + kernel.range.begin, '\n'));
   p.lines = 1 + static_cast<int>(std::count(source.begin(), source.end(), '\n'));
+  p.original_lines = 1 + static_cast<int>(std::count(original->begin() + kernel.range.begin,
+                                                     original->begin() + kernel.range.end, '\n'));
   return p;
 }
 
-std::vector<Diagnostic> parse_patched(const Kernel& kernel, const PatchedSource& patch, const ClangSetup& setup,
-                                      const ConsumerFactory& consumer) {
-  register_stark_attribute();
+namespace {
+
+/// clang's errors for the kernel's unit, with `patch` (if any) overlaid on
+/// the disk; `fatal` when the parse could not go on (a header not found).
+std::vector<Diagnostic> parse_errors(const Kernel& kernel, const PatchedSource* patch, const ClangSetup& setup,
+                                     const ConsumerFactory& consumer, bool& fatal) {
   // A physical file system of its own: the shared real one's working
   // directory is the process's, and setting it would move every relative
   // path the user gave.
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> disk(llvm::vfs::createPhysicalFileSystem().release());
   llvm::IntrusiveRefCntPtr<llvm::vfs::OverlayFileSystem> fs(new llvm::vfs::OverlayFileSystem(disk));
   llvm::IntrusiveRefCntPtr<llvm::vfs::InMemoryFileSystem> memory(new llvm::vfs::InMemoryFileSystem);
-  memory->addFile(patch.file.string(), 0, llvm::MemoryBuffer::getMemBufferCopy(patch.text));
+  if (patch) memory->addFile(patch->file.string(), 0, llvm::MemoryBuffer::getMemBufferCopy(patch->text));
   fs->pushOverlay(memory);
   fs->setCurrentWorkingDirectory(kernel.compile->directory);
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(new clang::FileManager(clang::FileSystemOptions(), fs));
@@ -87,7 +97,56 @@ std::vector<Diagnostic> parse_patched(const Kernel& kernel, const PatchedSource&
                                             std::make_unique<FactoryAction>(consumer), files.get());
   invocation.setDiagnosticConsumer(&collector);
   invocation.run();
+  fatal = collector.fatal();
   return errors;
+}
+
+using ErrorKey = std::tuple<std::string, int, int, std::string>;
+
+/// The errors of the unit as it is on disk, parsed once per process and
+/// file content (a search checks many candidates of one kernel).
+std::set<ErrorKey> unit_errors(const Kernel& kernel, const PatchedSource& patch, const ClangSetup& setup) {
+  static std::mutex mutex;
+  static std::map<std::string, std::set<ErrorKey>> known;
+  auto text = read_file(patch.file);
+  std::string key = fmt::format("{}\n{}\n{}\n{}", kernel.compile->directory, fmt::join(kernel.compile->arguments, "\n"),
+                                patch.file.string(), text ? content_hash(*text) : std::string("unreadable"));
+  {
+    std::lock_guard lock(mutex);
+    if (auto it = known.find(key); it != known.end()) return it->second;
+  }
+  std::set<ErrorKey> out;
+  ConsumerFactory nothing = [](clang::CompilerInstance&) { return std::make_unique<clang::ASTConsumer>(); };
+  bool fatal = false;
+  for (const auto& d : parse_errors(kernel, nullptr, setup, nothing, fatal))
+    out.insert({d.file, d.line, d.column, d.message});
+  std::lock_guard lock(mutex);
+  return known.emplace(key, std::move(out)).first->second;
+}
+
+}  // namespace
+
+std::vector<Diagnostic> parse_patched(const Kernel& kernel, const PatchedSource& patch, const ClangSetup& setup,
+                                      const ConsumerFactory& consumer) {
+  register_stark_attribute();
+  bool fatal = false;
+  std::vector<Diagnostic> errors = parse_errors(kernel, &patch, setup, consumer, fatal);
+  // A parse that could not go on proves nothing about the patch: all its
+  // errors count, whoever else has them.
+  if (errors.empty() || fatal) return errors;
+  const std::string file = patch.file.string();
+  const int after = patch.first_line + patch.lines;  // first line past the patch
+  auto inside = [&](const Diagnostic& d) { return d.file == file && d.line >= patch.first_line && d.line < after; };
+  if (std::all_of(errors.begin(), errors.end(), inside)) return errors;
+  // Errors elsewhere: the unit's own when the file on disk has them too, at
+  // the same place once the patch's change in length is taken out.
+  const std::set<ErrorKey> own = unit_errors(kernel, patch, setup);
+  std::vector<Diagnostic> brought;
+  for (const auto& d : errors) {
+    int line = d.file == file && d.line >= after ? d.line - (patch.lines - patch.original_lines) : d.line;
+    if (inside(d) || !own.count({d.file, line, d.column, d.message})) brought.push_back(d);
+  }
+  return brought;
 }
 
 }  // namespace stark

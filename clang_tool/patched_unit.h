@@ -28,6 +28,7 @@ struct PatchedSource {
   int64_t begin = 0, end = 0;  // where `source` sits in it
   int first_line = 1;          // line of `begin`
   int lines = 1;               // lines of `source`
+  int original_lines = 1;      // lines of the kernel's range it replaced
 
   /// True when loc (expanded) lies in the spliced text.
   bool contains(const clang::SourceManager& sm, clang::SourceLocation loc) const;
@@ -43,7 +44,11 @@ Expected<PatchedSource> patch_kernel_file(const Kernel& kernel, const std::strin
 using ConsumerFactory = std::function<std::unique_ptr<clang::ASTConsumer>(clang::CompilerInstance&)>;
 
 /// Parses the kernel's unit (host side, like scan) with the patched file
-/// overlaid; returns clang's errors.
+/// overlaid; returns the errors the patch brought: every error inside it,
+/// and those elsewhere that clang does not report for the unit as it is on
+/// disk (host code nvcc accepts and clang does not is the unit's, not the
+/// patch's). After a fatal error (a header not found) every error counts.
+/// Consumers see the AST whatever the errors.
 std::vector<Diagnostic> parse_patched(const Kernel& kernel, const PatchedSource& patch, const ClangSetup& setup,
                                       const ConsumerFactory& consumer);
 

@@ -74,6 +74,7 @@ class Merger {
     for (const auto& ul : unit.launches) launches_.push_back(ul);
     for (const auto& d : unit.diagnostics) diagnostics_.push_back(d);
     for (const auto& declared : unit.declared_only) declared_only_.push_back(declared);
+    for (const auto& [key, where] : unit.address_uses) address_uses_.try_emplace(key, where);
   }
 
   Manifest finish() {
@@ -109,6 +110,7 @@ class Merger {
         return std::tie(a.file, a.config_range.begin, a.line, a.instantiation) <
                std::tie(b.file, b.config_range.begin, b.line, b.instantiation);
       });
+      k.fixed_launch = fixed_launch_reason(k, key);
       m.kernels.push_back(std::move(k));
     }
     std::sort(m.kernels.begin(), m.kernels.end(), [](const Kernel& a, const Kernel& b) {
@@ -118,6 +120,8 @@ class Merger {
       auto h = file_hash(f);
       m.files[display_path(f, root_)] = {h ? *h : std::string("unreadable")};
     }
+    for (const auto& [key, where] : address_uses_)
+      if (kernels_.count(key)) diagnostics_.push_back(where);  // once per kernel, at its first use
     for (const auto& [key, warning] : declared_only_)
       if (!kernels_.count(key)) diagnostics_.push_back(warning);
     // A header's problem is seen by every unit that includes it: report it once.
@@ -130,6 +134,22 @@ class Merger {
   }
 
  private:
+  /// Why a patch could not carry a new launch configuration for the kernel
+  /// (Kernel::fixed_launch); empty when every launch of it can be rewritten.
+  std::string fixed_launch_reason(const Kernel& k, const std::string& key) const {
+    if (auto use = address_uses_.find(key); use != address_uses_.end())
+      return fmt::format("it is used through a pointer at {}:{}, so some launches are out of sight",
+                         display_path(use->second.file, root_), use->second.line);
+    if (k.launches.empty()) return "no launch of it is in the scanned files";
+    for (const auto& l : k.launches) {
+      if (l.config_range.end <= l.config_range.begin)
+        return fmt::format("its launch at {}:{} is written inside a macro", l.file, l.line);
+      if (l.kind == LaunchKind::Api && !l.grid_range && !l.block_range)
+        return fmt::format("its launch at {}:{} takes its shape from a launch config struct", l.file, l.line);
+    }
+    return {};
+  }
+
   fs::path root_;
   std::map<std::string, UnitKernel> kernels_;
   std::map<std::string, size_t> compile_instantiations_;
@@ -138,6 +158,7 @@ class Merger {
   std::vector<UnitLaunch> launches_;
   std::vector<Diagnostic> diagnostics_;
   std::vector<std::pair<std::string, Diagnostic>> declared_only_;
+  std::map<std::string, Diagnostic> address_uses_;
 };
 
 fs::path choose_source_root(const ScanOptions& options, const fs::path& cmake_source_dir,

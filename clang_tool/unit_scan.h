@@ -35,13 +35,18 @@ struct UnitScan {
   /// Marked kernels this unit declares but does not define: their key (as
   /// UnitKernel::key) and the warning to give if no scanned unit defines them.
   std::vector<std::pair<std::string, Diagnostic>> declared_only;
+  /// Where a marked kernel's address is taken (UnitKernel::key, and the
+  /// warning to give once per kernel): launches there cannot be rewritten.
+  std::vector<std::pair<std::string, Diagnostic>> address_uses;
   std::string cuda_wrappers;  // the cuda_wrappers folder clang read, empty if none
   double seconds = 0;         // wall time of the parse
 };
 
 /// Parses one CUDA translation unit (host side) and collects its annotated
 /// kernels, their instantiations and launch sites. Parse errors come back as
-/// diagnostics (and no kernels), never as an exception.
+/// diagnostics, never as an exception: clang's errors in code the kernels do
+/// not depend on as warnings (the build compiled the unit), a kernel they
+/// touch as a located error.
 UnitScan scan_unit(const CompileCommand& command, const ClangSetup& setup);
 
 }  // namespace stark

@@ -53,10 +53,11 @@ Expected<void> ClangVariantValidator::validate(const Kernel& kernel, const Varia
 
   // What the checks found comes first: it can be the reason the rest fails to parse.
   std::vector<std::string> lines = scope.problems;
-  if (!errors.empty()) {
-    lines.push_back("the variant does not parse:");
-    for (size_t i = 0; i < errors.size() && i < 10; ++i) lines.push_back(scope.patch.describe(errors[i]));
-  }
+  // The first error on the line that says so: a console that shows one line
+  // shows the reason.
+  for (size_t i = 0; i < errors.size() && i < 10; ++i)
+    lines.push_back(i == 0 ? "the variant does not parse: " + scope.patch.describe(errors[i])
+                           : scope.patch.describe(errors[i]));
   if (!lines.empty()) return Error{fmt::format("{}", fmt::join(lines, "\n"))};
   if (!scope.file_parsed)
     return Error{fmt::format("the kernel's compile command ({}) does not read {}: the sources moved since the scan; "

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "clang_tool/clang_errors.h"
 #include "clang_tool/mangle.h"
 #include "clang_tool/variant_text.h"
 
@@ -112,7 +113,8 @@ class DeclCheck : public ASTConsumer {
     const SourceManager& sm = ctx.getSourceManager();
     auto file = sm.getFileManager().getOptionalFileRef(scope_.patch.file.string());
     scope_.file_parsed = file && sm.translateFile(*file).isValid();
-    if (ctx.getDiagnostics().hasErrorOccurred()) return;
+    // Errors elsewhere in the unit can be its own (host code only clang
+    // rejects): the walk goes on, and parse_patched says whose they are.
     ctx_ = &ctx;
     mangler_ = std::make_unique<KernelMangler>(ctx);
     walk(ctx.getTranslationUnitDecl());
@@ -195,6 +197,7 @@ class DeclCheck : public ASTConsumer {
     std::string name = fd->getNameAsString();
     if (name != kernel_.name || !fd->isThisDeclarationADefinition())
       return problem(fmt::format("the variant adds the kernel '{}': it may only replace '{}'", name, kernel_.name));
+    if (parsed_with_errors(fd)) return;  // its errors refuse the variant; nothing to mangle
     scope_.kernel_found = true;
     if (const FunctionTemplateDecl* t = fd->getDescribedFunctionTemplate())
       for (const FunctionDecl* spec : t->specializations()) scope_.kernel_symbols.insert(mangler_->device_name(spec));

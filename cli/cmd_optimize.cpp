@@ -232,10 +232,26 @@ class OptimizeCommand : public Command {
     trim_caches(cache.dir(), eo.cache_dir, note);
     note(fmt::format("results in {} (stark report --result {} --format md; stark apply --result {} --mode patch)",
                      out.string(), out.string(), out.string()));
+    if (nothing_searched(*result)) {
+      print_error("no kernel could be searched (each one's reason is above)");
+      return kExitFailed;
+    }
     return input->had_errors ? kExitFailed : kExitOk;
   }
 
  private:
+  /// True when kernels were to be searched and not one got an attempt (no
+  /// inputs, a source that no longer matches...): the run did nothing.
+  static bool nothing_searched(const Result& r) {
+    bool any = false;
+    for (const auto& k : r.kernels) {
+      if (k.status == KernelStatus::Skipped) continue;
+      if (k.status != KernelStatus::Failed || k.attempts > 0) return false;
+      any = true;
+    }
+    return any;
+  }
+
   /// Keeps the result cache and the compile cache under the default cap,
   /// oldest files first, as ccache does after a build.
   void trim_caches(const fs::path& results, const fs::path& compiles,

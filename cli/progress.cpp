@@ -204,6 +204,7 @@ void ProgressDisplay::end_kernel(const KernelResult& k) {
       break;
     case KernelStatus::Failed:
       line = fmt::format("{}: {} after {}", name, paint(kRed, "failed"), attempts);
+      if (std::string why = report::failure_reason(k); !why.empty()) line += ": " + why;
       break;
     case KernelStatus::Skipped: line = fmt::format("{}: skipped", name); break;
     case KernelStatus::Untimed: line = fmt::format("{}: untimed (no GPU to measure on)", name); break;

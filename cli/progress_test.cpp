@@ -62,6 +62,23 @@ TEST(Progress, PlainLinesWhenNotATerminal) {
             "1 of 2 kernels faster (geometric mean 1.84x), 4 attempts\n");
 }
 
+TEST(Progress, AFailedKernelSaysWhyOnItsLine) {
+  std::ostringstream out;
+  {
+    ProgressDisplay p(out, {false, false, 80, Verbosity::Normal});
+    p.begin_run(1, 4);
+    p.begin_kernel("src/a.cu:scale", 4, std::nullopt);
+    KernelResult k = finished("src/a.cu:scale", KernelStatus::Failed, 0, std::nullopt, std::nullopt);
+    k.checks = {{"compile", true, ""},
+                {"captures", false, "no launch of it was recorded while the test command ran\n(second line)"}};
+    p.end_kernel(k);
+  }
+  EXPECT_NE(out.str().find("scale: failed after 0 attempts: captures: no launch of it was recorded while the test "
+                           "command ran\n"),
+            std::string::npos)
+      << out.str();
+}
+
 TEST(Progress, OneLineRewrittenInPlaceOnATerminal) {
   std::string out = run({true, false, 60, Verbosity::Normal});
   // Status updates start with \r and end with "clear to end of line", never with a newline.

@@ -9,6 +9,10 @@
 namespace stark {
 
 Expected<void> check_launch_override(const Kernel& kernel, const LaunchOverride& launch) {
+  if (!launch.empty() && !kernel.fixed_launch.empty())
+    return Error{fmt::format("the variant changes the launch configuration, but this kernel's launch cannot be "
+                             "rewritten ({}); change only the kernel's body",
+                             kernel.fixed_launch)};
   std::set<std::string> scalars, records;
   for (const auto& p : kernel.params) {
     if (p.kind == ParamKind::Scalar) scalars.insert(p.name);

@@ -10,8 +10,9 @@
 
 namespace stark {
 
-/// Ok when every expression of the override parses and reads only allowed
-/// names. Struct fields are accepted as "p.<field>" for record parameters
+/// Ok when the kernel's launches can be rewritten at all (an empty
+/// `fixed_launch`) and every expression of the override parses and reads
+/// only allowed names. Struct fields are accepted as "p.<field>" for record parameters
 /// (the evaluator resolves them against the captured bytes).
 Expected<void> check_launch_override(const Kernel& kernel, const LaunchOverride& launch);
 

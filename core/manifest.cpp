@@ -193,6 +193,7 @@ void to_json(json& j, const Kernel& k) {
        {"options", k.options}};
   if (k.compile) j["compile"] = *k.compile;
   j["launches"] = k.launches;
+  if (!k.fixed_launch.empty()) j["fixed_launch"] = k.fixed_launch;
   if (k.fingerprint) j["fingerprint"] = *k.fingerprint;
 }
 void from_json(const json& j, Kernel& k) {
@@ -211,6 +212,7 @@ void from_json(const json& j, Kernel& k) {
   k.options = j.value("options", KernelOptions{});
   if (j.contains("compile") && !j["compile"].is_null()) k.compile = j["compile"].get<CompileCommand>();
   k.launches = j.value("launches", std::vector<Launch>{});
+  k.fixed_launch = j.value("fixed_launch", std::string());
   if (j.contains("fingerprint") && !j["fingerprint"].is_null()) k.fingerprint = j["fingerprint"].get<std::string>();
 }
 

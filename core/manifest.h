@@ -124,6 +124,10 @@ struct Kernel {
   KernelOptions options;
   std::optional<CompileCommand> compile;
   std::vector<Launch> launches;
+  // Why no candidate may change this kernel's launch configuration: a launch
+  // the patch could not rewrite (through a pointer, inside a macro, shaped by
+  // a config struct) or none seen at all. Empty: every launch is rewritable.
+  std::string fixed_launch;
   // Extension: xxh64 of what the kernel means to the compiler (its text and
   // everything it depends on, clang_tool/fingerprint.h); the result cache's
   // key. Absent in manifests not written by `stark scan`: no caching then.

@@ -101,6 +101,15 @@ CheckSummary summarize_checks(const std::vector<Check>& checks) {
   return s;
 }
 
+std::string failure_reason(const KernelResult& k) {
+  auto first_line = [](const std::string& text) { return text.substr(0, text.find('\n')); };
+  for (const auto& c : k.checks)
+    if (c.ok && !*c.ok) return c.detail.empty() ? c.name + " failed" : c.name + ": " + first_line(c.detail);
+  for (const auto& n : k.tree)
+    if (!n.parent && !n.diagnostics.empty()) return first_line(n.diagnostics);
+  return "";
+}
+
 std::vector<std::pair<std::string, std::vector<std::string>>> not_run_by_reason(const CheckSummary& s) {
   std::vector<std::pair<std::string, std::vector<std::string>>> out;
   for (const auto* c : s.not_run) {

@@ -41,6 +41,11 @@ struct CheckSummary {
 };
 CheckSummary summarize_checks(const std::vector<Check>& checks);
 
+/// Why a kernel ended `failed`, in one line a user can act on: its first
+/// failed check ("captures: no launch of it was recorded..."), else the first
+/// line of what the original's evaluation said; empty when nothing does.
+std::string failure_reason(const KernelResult& k);
+
 /// Checks that could not run, grouped by their reason (detail), in order of
 /// first appearance: {"compute-sanitizer is not installed", {"memcheck", "racecheck"}}.
 std::vector<std::pair<std::string, std::vector<std::string>>> not_run_by_reason(const CheckSummary& s);

@@ -137,6 +137,8 @@ std::string checks_html(const KernelResult& k) {
   for (const auto* c : s.not_run) out += chip("notrun", *c, " — could not run");
   for (const auto* c : s.passed) out += chip("pass", *c, "");
   out += "</div>";
+  if (k.status == KernelStatus::Failed && !failure_reason(k).empty())
+    out += "<div class=\"callout\"><b>Why it failed:</b> " + esc(failure_reason(k)) + "</div>";
   // One callout per reason: "memcheck, racecheck — compute-sanitizer is not installed".
   for (const auto& [reason, names] : not_run_by_reason(s))
     out += "<div class=\"callout\"><b>Not checked:</b>" + esc(join(names, ", ")) +

@@ -11,7 +11,12 @@ Kernel kernel(std::string id, std::vector<std::string> template_args, std::vecto
   k.is_template = !template_args.empty();
   for (auto& a : template_args) k.instantiations.push_back({"_Z" + a, a, {}});
   if (template_args.empty()) k.instantiations.push_back({"_Zplain", "", {}});
-  for (int l : lines) k.launches.push_back(Launch{"src/ops.cu", l});
+  for (int l : lines) {
+    Launch launch;
+    launch.file = "src/ops.cu";
+    launch.line = l;
+    k.launches.push_back(launch);
+  }
   return k;
 }
 

@@ -141,7 +141,9 @@ std::string outcome_line(const KernelReport& kr) {
                                 counts.empty() ? "" : " (" + join(counts, ", ") + ")"));
   }
   auto s = summarize_checks(k.checks);
-  for (const auto* c : s.failed) parts.push_back(fmt::format("{} failed", code(c->name)));
+  if (k.status == KernelStatus::Failed && !failure_reason(k).empty()) parts.push_back(code(failure_reason(k)));
+  else
+    for (const auto* c : s.failed) parts.push_back(fmt::format("{} failed", code(c->name)));
   for (const auto* n : attempts_in_order(k)) {
     if (n->diagnostics.empty() || is_accepted(*n)) continue;
     std::string first_line = n->diagnostics.substr(0, n->diagnostics.find('\n'));

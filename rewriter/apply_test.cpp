@@ -25,6 +25,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using testing::edge_copy;
 using testing::edge_manifest;
+using testing::scanned_edge_manifest;
 using testing::improved;
 using testing::read;
 using testing::request;
@@ -325,6 +326,27 @@ TEST(Apply, CompileCheckBuildsEveryUnitForEveryArchAndRefusesWhatFails) {
   EXPECT_EQ(refused_ids(*bad), (std::vector<std::string>{kScale, kAxpy}));
   ASSERT_EQ(bad->plan.kernels.size(), 1u);
   EXPECT_EQ(bad->plan.kernels[0].id, kClampF);
+}
+
+// With the scan's reason in the manifest (negate is also launched through
+// cudaLaunchKernelEx, whose shape a patch cannot write), a launch override
+// for it is the variant check's refusal, before anything is written.
+TEST(Apply, AFixedLaunchRefusesTheOverrideBeforeAnythingIsWritten) {
+  Manifest m = scanned_edge_manifest();
+  const Kernel& negate = testing::kernel(m, kNegate);
+  ASSERT_NE(negate.fixed_launch.find("src/apis.cu:34"), std::string::npos) << negate.fixed_launch;
+  fs::path dir = result_dir("fixed_launch", m, edge_kernels());
+  auto req = checked(dir, ApplyMode::Patch, m);
+  req.only = {kNegate};
+  auto r = apply_result(req);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().message.rfind(std::string(kNegate) + ": the result's variant is refused, nothing was applied: ", 0),
+            0u)
+      << r.error().message;
+  EXPECT_NE(r.error().message.find("this kernel's launch cannot be rewritten (its launch at src/apis.cu:34 takes its "
+                                   "shape from a launch config struct)"),
+            std::string::npos)
+      << r.error().message;
 }
 
 // A result folder is untrusted: each of these variants was once spliced into

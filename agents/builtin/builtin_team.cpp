@@ -7,6 +7,7 @@
 #include <set>
 
 #include "agents/builtin/catalogue.h"
+#include "agents/builtin/polish.h"
 #include "agents/grounded.h"
 #include "core/hash.h"
 
@@ -63,9 +64,22 @@ Expected<std::vector<std::string>> BuiltinTeam::options(const Kernel& kernel, co
   // (Ranking fast-math first where expf sits in a loop was measured on the
   // H200 and dropped: on softmax's row-cached variants it was slower in 6 of
   // 8 tries, docs/gpu-runs/2026-12-03-h200-third.)
+  // What the code already says holds: a kernel whose launches a patch cannot
+  // rewrite keeps its launch, and no block outgrows the author's
+  // __launch_bounds__ (the launch would fail).
+  const int64_t bound = a->get()->launch_bounds_threads;
+  auto respects_code = [&](const Strategy& strategy, const Params& params) {
+    if (kernel.fixed_launch.empty() && bound <= 0) return true;
+    auto v = strategy.apply(s, params);
+    if (!v) return true;  // its error shows where it is tried
+    if (!kernel.fixed_launch.empty() && !(v->launch == launch)) return false;
+    return bound <= 0 || builtin::constant_block(v->launch) <= bound;
+  };
   std::vector<std::string> first, later;
   for (const auto& strategy : catalogue()) {
     auto sets = strategy->candidates(s);
+    sets.erase(std::remove_if(sets.begin(), sets.end(), [&](const Params& p) { return !respects_code(*strategy, p); }),
+               sets.end());
     bool big = builtin::is_structural(*strategy);
     for (size_t i = 0; i < sets.size(); ++i) (big || i == 0 ? first : later).push_back(label(*strategy, sets[i]));
   }

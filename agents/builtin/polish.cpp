@@ -206,19 +206,17 @@ Expected<Variant> FastMath::apply(const Subject& s, const Params&) const {
 
 namespace {
 
-/// Loops a pragma can go in front of: the header starts its line, and the
-/// line before does not already hold a pragma.
+/// Loops a pragma can go in front of: no loop pragma applies to them yet
+/// (wherever the user wrote it: a blank line or a comment may sit between),
+/// and the header starts its line.
 std::vector<const Loop*> unrollable(const Subject& s) {
   std::vector<const Loop*> out;
   for (const auto& l : s.analysis->loops) {
-    if (l.depth != 0 && !l.trip_count) continue;
+    if ((l.depth != 0 && !l.trip_count) || l.hinted) continue;
     size_t at = static_cast<size_t>(l.header.begin);
     size_t line = s.source.rfind('\n', at == 0 ? 0 : at - 1);
     size_t start = line == std::string::npos ? 0 : line + 1;
     if (s.source.find_first_not_of(" \t", start) != at) continue;
-    size_t prev = line == std::string::npos || line == 0 ? std::string::npos : s.source.rfind('\n', line - 1);
-    std::string previous = line == std::string::npos ? "" : s.source.substr(prev == std::string::npos ? 0 : prev + 1, line - (prev == std::string::npos ? 0 : prev + 1));
-    if (previous.find("#pragma") != std::string::npos) continue;
     out.push_back(&l);
   }
   return out;

@@ -15,6 +15,7 @@
 #include "core/file_io.h"
 #include "core/process.h"
 #include "core/result.h"
+#include "tests/support/run_stark.h"
 
 namespace stark {
 namespace {
@@ -24,18 +25,9 @@ namespace fs = std::filesystem;
 const fs::path kBuild = fs::path(STARK_BINARY_DIR) / "tests/projects/nnops-build";
 const char* kSaxpy = "src/elementwise.cu:nnops::saxpy_kernel";
 
-ProcessResult stark(std::vector<std::string> args) {
-  args.insert(args.begin(), STARK_EXE);
-  auto r = run_process(args);
-  EXPECT_TRUE(r);
-  return r ? *r : ProcessResult{};
-}
+ProcessResult stark(std::vector<std::string> args) { return test_support::run_stark(STARK_EXE, std::move(args)); }
 
-fs::path scratch(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("stark_optimize_cli_test_" + name);
-  fs::remove_all(d);
-  return d;
-}
+fs::path scratch(const std::string& name) { return test_support::scratch_folder("optimize_cli_test", name); }
 
 void validate(const fs::path& schema, const fs::path& file) {
   auto check = run_process({STARK_PYTHON, std::string(STARK_SOURCE_DIR) + "/tests/tools/validate_json.py",
@@ -62,6 +54,29 @@ TEST(OptimizeCli, BuiltinExpertWithoutAGpu) {
     for (const auto& n : k.tree) compiled += n.status == "untimed" && n.id > 0;
   }
   EXPECT_GE(compiled, 16) << "most built-in candidates should compile";
+}
+
+// One rule for the exit status: a run in which no selected kernel could be
+// searched at all did nothing, and says so with each kernel's reason.
+TEST(OptimizeCli, ARunThatCouldSearchNoKernelExitsOneAndSaysWhy) {
+  fs::path out = scratch("nothing_searched");
+  fs::create_directories(out);
+  auto scan = stark({"scan", "-p", kBuild.string(), "--target", "nnops", "-o", (out / "m.json").string()});
+  ASSERT_EQ(scan.exit_code, 0) << scan.output;
+  // As if the file changed after the scan.
+  auto manifest = read_json_file(out / "m.json");
+  ASSERT_TRUE(manifest) << manifest.error().message;
+  (*manifest)["files"]["src/elementwise.cu"]["hash"] = "xxh64:0000000000000000";
+  ASSERT_TRUE(write_json_file(out / "m.json", *manifest));
+  auto r = stark({"optimize", "-p", kBuild.string(), "--manifest", (out / "m.json").string(), "--kernel", kSaxpy,
+                  "--budget", "2", "--out", (out / "r").string()});
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("saxpy_kernel: failed after 0 attempts: source: src/elementwise.cu changed since it was "
+                          "scanned; scan again"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("stark: error: no kernel could be searched (each one's reason is above)"), std::string::npos)
+      << r.output;
 }
 
 /// A chat.completion body.

@@ -1,6 +1,6 @@
 // Host code as nvcc accepts it and clang's CUDA headers do not: min and max
-// on floats and ints called from host functions (nvcc declares them
-// __host__ __device__, clang __device__ only).
+// on floats and ints, umin and llmax, called from host functions (nvcc
+// declares them __host__ __device__, clang __device__ only).
 #include <stark/stark.h>
 
 STARK_OPTIMIZE()
@@ -11,7 +11,10 @@ __global__ void clamp_kernel(float* x, float lo, float hi, int n) {
 
 static float clamp_host(float v, float lo, float hi) { return min(max(v, lo), hi); }
 
-static int blocks_for(int n, int block) { return max(1, min((n + block - 1) / block, 65535)); }
+static int blocks_for(int n, int block) {
+  unsigned int wanted = umin(static_cast<unsigned int>((n + block - 1) / block), 65535u);
+  return static_cast<int>(llmax(1ll, static_cast<long long>(max(1, min(static_cast<int>(wanted), 65535)))));
+}
 
 void clamp(float* x, float lo, float hi, int n) {
   float checked_lo = clamp_host(lo, -1e30f, hi);
