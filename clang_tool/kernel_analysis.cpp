@@ -152,12 +152,50 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     if (name.rfind("__syncthreads", 0) == 0 || name == "__syncwarp") out_.uses_sync = true;
     if (name.rfind("__shfl", 0) == 0 || name.rfind("__ballot", 0) == 0 || name.rfind("__reduce", 0) == 0)
       out_.uses_warp_ops = true;
+    // Cooperative groups: block.sync(), cg::sync(g), tile.shfl_down(), cg::reduce()...
+    if (in_cooperative_groups(f)) {
+      if (name == "sync" || name.rfind("barrier", 0) == 0) out_.uses_sync = true;
+      else if (name.rfind("shfl", 0) == 0 || name == "reduce" || name == "ballot" || name == "any" || name == "all" ||
+               name.rfind("match", 0) == 0)
+        out_.uses_warp_ops = true;
+    }
+    // Shared memory a helper declares (the extern __shared__ of a template
+    // such as SharedArray<T>::get()) is the kernel's shared memory too.
+    if (declares_shared_memory(f)) out_.uses_shared_memory = true;
     if (name.rfind("atomic", 0) == 0 && call->getNumArgs() >= 2) add_atomic(call, name);
     if (kFastMath.count(name)) out_.math.push_back({name, snip(call->getCallee()->getSourceRange())});
     return true;
   }
 
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr*) { return true; }
+
+  static bool in_cooperative_groups(const FunctionDecl* f) {
+    for (const DeclContext* dc = f->getDeclContext(); dc; dc = dc->getParent())
+      if (const auto* ns = dyn_cast<NamespaceDecl>(dc); ns && ns->getName() == "cooperative_groups") return true;
+    return false;
+  }
+
+  /// True when f, or a function it calls (a few levels down), declares a
+  /// __shared__ variable.
+  static bool declares_shared_memory(const FunctionDecl* f, int depth = 0) {
+    const FunctionDecl* def = f->getDefinition();
+    if (!def || !def->hasBody() || depth > 3) return false;
+    struct Finder : RecursiveASTVisitor<Finder> {
+      bool found = false;
+      int depth = 0;
+      bool VisitVarDecl(VarDecl* v) {
+        found = found || v->hasAttr<CUDASharedAttr>();
+        return !found;
+      }
+      bool VisitCallExpr(CallExpr* c) {
+        if (const FunctionDecl* callee = c->getDirectCallee()) found = found || declares_shared_memory(callee, depth + 1);
+        return !found;
+      }
+    } finder;
+    finder.depth = depth;
+    finder.TraverseStmt(def->getBody());
+    return finder.found;
+  }
 
   bool VisitBinaryOperator(BinaryOperator* b) {
     if (b->isAssignmentOp()) written_.insert(b->getLHS()->IgnoreParenImpCasts());

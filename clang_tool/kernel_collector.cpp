@@ -116,11 +116,33 @@ class Collector : public RecursiveASTVisitor<Collector> {
   // launch helper, a table), and the launch that follows is out of sight.
   bool VisitDeclRefExpr(DeclRefExpr* ref) {
     const auto* fd = dyn_cast<FunctionDecl>(ref->getDecl());
-    if (!fd || !fd->hasAttr<CUDAGlobalAttr>()) return true;
+    if (fd && fd->hasAttr<CUDAGlobalAttr>() && escapes(*ref)) note_address_use(ref);
+    return true;
+  }
+
+  // The syntactic form of an initializer list, which the walk visits, keeps
+  // a template's overloaded name unresolved (`{kernel<T, 128>, ...}` in a
+  // function template); the semantic form has the kernels it names, and an
+  // initializer is never a launch.
+  bool VisitInitListExpr(InitListExpr* list) {
+    if (InitListExpr* semantic = list->isSemanticForm() ? nullptr : list->getSemanticForm())
+      for (Stmt* init : semantic->children()) note_address_uses_in(init);
+    return true;
+  }
+
+  void note_address_uses_in(Stmt* s) {
+    if (!s) return;
+    if (auto* ref = dyn_cast<DeclRefExpr>(s)) note_address_use(ref);
+    for (Stmt* child : s->children()) note_address_uses_in(child);
+  }
+
+  void note_address_use(DeclRefExpr* ref) {
+    const auto* fd = dyn_cast<FunctionDecl>(ref->getDecl());
+    if (!fd || !fd->hasAttr<CUDAGlobalAttr>()) return;
     SourceLocation at = sm_.getExpansionLoc(ref->getBeginLoc());
-    if (sm_.isInSystemHeader(at)) return true;
+    if (sm_.isInSystemHeader(at)) return;
     const FunctionDecl* pattern = annotated_pattern(fd);
-    if (!pattern || !escapes(*ref)) return true;
+    if (!pattern) return;
     unit_.address_uses.push_back(
         {usr_of(pattern),
          {file_of(at), static_cast<int>(sm_.getExpansionLineNumber(at)),
@@ -128,7 +150,6 @@ class Collector : public RecursiveASTVisitor<Collector> {
           fmt::format("kernel '{}' is used through a pointer here: STARK records its launches by symbol, but "
                       "cannot rewrite a launch configuration it does not see, so only its body is searched",
                       pattern->getQualifiedNameAsString())}});
-    return true;
   }
 
   bool VisitCallExpr(CallExpr* call) {

@@ -149,6 +149,22 @@ TEST_F(WildProject, AVariantChangingALaunchThatCannotBeRewrittenIsRefused) {
   EXPECT_TRUE(body_only) << body_only.error().message;
 }
 
+// What the strategies read to leave cooperating threads alone: a
+// cooperative-groups barrier is a barrier, and shared memory a template
+// helper hands out is shared memory.
+TEST_F(WildProject, CooperativeGroupsAndSharedMemoryFromAHelperAreSeen) {
+  const Kernel& k = kernel("src/groups.cu:wild::scaled_block_sums");
+  auto a = analyze_kernel(k, source(k), *setup_, kRoot);
+  ASSERT_TRUE(a) << a.error().message;
+  EXPECT_TRUE(a->uses_sync);
+  EXPECT_TRUE(a->uses_shared_memory);
+  const Kernel& plain = kernel("src/pointers.cu:wild::square");
+  auto b = analyze_kernel(plain, source(plain), *setup_, kRoot);
+  ASSERT_TRUE(b) << b.error().message;
+  EXPECT_FALSE(b->uses_sync);
+  EXPECT_FALSE(b->uses_shared_memory);
+}
+
 TEST_F(WildProject, ASeparableCompilationTargetIsScannedLikeAnyOther) {
   const Kernel& smooth = kernel("src/rdc/filters.cu:wild::smooth");
   ASSERT_TRUE(smooth.compile);
