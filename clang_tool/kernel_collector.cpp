@@ -20,6 +20,7 @@
 #include "clang_tool/fingerprint.h"
 #include "clang_tool/launch_dims.h"
 #include "clang_tool/mangle.h"
+#include "clang_tool/module_variables.h"
 #include "core/option_names.h"
 #include "core/paths.h"
 
@@ -409,6 +410,7 @@ class Collector : public RecursiveASTVisitor<Collector> {
       for (const auto& i : k.instantiations) names.push_back(i.mangled + " <" + i.template_args + ">");
       k.fingerprint = fingerprinter_->fingerprint(fd, names);
     }
+    k.module_variables = module_variables(fd, mangler_);
     unit_.kernels.push_back(std::move(uk));
   }
 

@@ -19,4 +19,12 @@ std::string KernelMangler::device_name(const clang::FunctionDecl* fd) const {
   return os.str();
 }
 
+std::string KernelMangler::variable_name(const clang::VarDecl* vd) const {
+  if (!mangler_->shouldMangleDeclName(vd)) return vd->getNameAsString();
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  mangler_->mangleName(clang::GlobalDecl(vd), os);
+  return os.str();
+}
+
 }  // namespace stark

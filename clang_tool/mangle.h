@@ -9,6 +9,7 @@ namespace clang {
 class ASTContext;
 class FunctionDecl;
 class MangleContext;
+class VarDecl;
 }  // namespace clang
 
 namespace stark {
@@ -21,6 +22,8 @@ class KernelMangler {
   explicit KernelMangler(clang::ASTContext& context);
   ~KernelMangler();
   std::string device_name(const clang::FunctionDecl* kernel) const;
+  /// A module variable's name in the cubin, as cuModuleGetGlobal takes it.
+  std::string variable_name(const clang::VarDecl* variable) const;
 
  private:
   std::unique_ptr<clang::MangleContext> mangler_;

@@ -165,6 +165,25 @@ TEST_F(WildProject, CooperativeGroupsAndSharedMemoryFromAHelperAreSeen) {
   EXPECT_FALSE(b->uses_shared_memory);
 }
 
+// The capture reads the module variables a kernel can reach and no other:
+// cooperative groups' own variables never cost a kernel its captures. The
+// names are the cubin's (nvcc -cubin of src/groups.cu lists exactly these).
+TEST_F(WildProject, EachKernelNamesTheModuleVariablesItCanReach) {
+  const Kernel& weighted = kernel("src/groups.cu:wild::weighted");
+  ASSERT_TRUE(weighted.module_variables);
+  EXPECT_EQ(*weighted.module_variables, (std::vector<std::string>{"_ZN4wild11blocks_seenE", "_ZN4wild9c_weightsE"}));
+  const Kernel& sums = kernel("src/groups.cu:wild::scaled_block_sums");
+  ASSERT_TRUE(sums.module_variables);
+  EXPECT_TRUE(sums.module_variables->empty()) << ::testing::PrintToString(*sums.module_variables);
+  // A template: the union over its instantiations.
+  const Kernel& scale = kernel("src/pointers.cu:wild::scale_into");
+  ASSERT_TRUE(scale.module_variables);
+  EXPECT_TRUE(scale.module_variables->empty());
+  // Calling a device function another unit defines: which variables it
+  // reaches is not in this unit, so the capture records them all.
+  EXPECT_FALSE(kernel("src/rdc/filters.cu:wild::smooth").module_variables);
+}
+
 TEST_F(WildProject, ASeparableCompilationTargetIsScannedLikeAnyOther) {
   const Kernel& smooth = kernel("src/rdc/filters.cu:wild::smooth");
   ASSERT_TRUE(smooth.compile);

@@ -57,6 +57,17 @@ class Merger {
       Kernel& k = it->second.kernel;
       if (fresh) order_.push_back(uk.key);
       if (uk.kernel.fingerprint) fingerprints_[uk.key].insert(*uk.kernel.fingerprint);
+      // Every unit's instantiations may reach other variables: the union,
+      // unknown when any unit is unsure.
+      if (!fresh) {
+        if (!k.module_variables || !uk.kernel.module_variables) {
+          k.module_variables.reset();
+        } else {
+          std::set<std::string> all(k.module_variables->begin(), k.module_variables->end());
+          all.insert(uk.kernel.module_variables->begin(), uk.kernel.module_variables->end());
+          k.module_variables = std::vector<std::string>(all.begin(), all.end());
+        }
+      }
       for (const auto& inst : uk.kernel.instantiations)
         if (std::none_of(k.instantiations.begin(), k.instantiations.end(),
                          [&](const Instantiation& i) { return i.mangled == inst.mangled; }))

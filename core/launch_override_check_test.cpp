@@ -8,8 +8,8 @@ namespace {
 Kernel kernel_with_params() {
   Kernel k;
   k.name = "scale";
-  k.params = {{"n", "int", ParamKind::Scalar, "", false, false, 4, 4},
-              {"x", "float *", ParamKind::Pointer, "float", false, false, 8, 8}};
+  k.params = {{"n", "int", ParamKind::Scalar, "", false, false, 4, 4, {}},
+              {"x", "float *", ParamKind::Pointer, "float", false, false, 8, 8, {}}};
   return k;
 }
 

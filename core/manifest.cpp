@@ -194,6 +194,7 @@ void to_json(json& j, const Kernel& k) {
   if (k.compile) j["compile"] = *k.compile;
   j["launches"] = k.launches;
   if (!k.fixed_launch.empty()) j["fixed_launch"] = k.fixed_launch;
+  if (k.module_variables) j["module_variables"] = *k.module_variables;
   if (k.fingerprint) j["fingerprint"] = *k.fingerprint;
 }
 void from_json(const json& j, Kernel& k) {
@@ -213,6 +214,8 @@ void from_json(const json& j, Kernel& k) {
   if (j.contains("compile") && !j["compile"].is_null()) k.compile = j["compile"].get<CompileCommand>();
   k.launches = j.value("launches", std::vector<Launch>{});
   k.fixed_launch = j.value("fixed_launch", std::string());
+  if (j.contains("module_variables") && !j["module_variables"].is_null())
+    k.module_variables = j["module_variables"].get<std::vector<std::string>>();
   if (j.contains("fingerprint") && !j["fingerprint"].is_null()) k.fingerprint = j["fingerprint"].get<std::string>();
 }
 

@@ -128,6 +128,11 @@ struct Kernel {
   // the patch could not rewrite (through a pointer, inside a macro, shaped by
   // a config struct) or none seen at all. Empty: every launch is rewritable.
   std::string fixed_launch;
+  // The module variables (__device__, __constant__, __managed__) the kernel
+  // can reach through its body and the functions it calls, as the cubin
+  // names them; nullopt when the scan cannot be sure (then a capture records
+  // every variable of the kernel's module).
+  std::optional<std::vector<std::string>> module_variables;
   // Extension: xxh64 of what the kernel means to the compiler (its text and
   // everything it depends on, clang_tool/fingerprint.h); the result cache's
   // key. Absent in manifests not written by `stark scan`: no caching then.

@@ -24,8 +24,8 @@ Manifest sample() {
   k.column = 1;
   k.range = {310, 655};
   k.body = {402, 655};
-  k.params = {{"n", "int", ParamKind::Scalar, "", false, false, 4, 4},
-              {"x", "const float *__restrict", ParamKind::Pointer, "float", true, true, 8, 8}};
+  k.params = {{"n", "int", ParamKind::Scalar, "", false, false, 4, 4, {}},
+              {"x", "const float *__restrict", ParamKind::Pointer, "float", true, true, 8, 8, {}}};
   k.instantiations = {{"_ZN2ns5saxpyEiPKf", "", k.params}};
   k.options.budget = 30;
   k.compile = CompileCommand{"/abs/project/build", "/abs/project/src/ops.cu", {"nvcc", "-c"}, "ops", {"90"}};

@@ -68,6 +68,22 @@ Expected<CapturePlan> load_plan(const std::string& path) {
   }
 }
 
+std::vector<std::string> recorded_globals(const std::optional<std::vector<std::string>>& reached,
+                                          const std::vector<std::string>& in_module, std::string* why_all) {
+  auto all = [&](std::string why) {
+    if (why_all) *why_all = std::move(why);
+    return in_module;
+  };
+  if (!reached) return all("the scan could not tell which module variables it uses");
+  for (const auto& name : *reached)
+    if (std::find(in_module.begin(), in_module.end(), name) == in_module.end())
+      return all("it uses '" + name + "', which its module does not hold under that name");
+  std::vector<std::string> out;
+  for (const auto& name : in_module)
+    if (std::find(reached->begin(), reached->end(), name) != reached->end()) out.push_back(name);
+  return out;
+}
+
 std::string static_refusal(const std::vector<ParamSpec>& params) {
   for (const auto& p : params) {
     for (const char* t : {"cudaTextureObject_t", "cudaSurfaceObject_t", "CUtexObject", "CUsurfObject"})

@@ -51,6 +51,14 @@ Expected<CapturePlan> load_plan(const std::string& path);
 /// ("" when they can): textures and surfaces, pointers to pointers.
 std::string static_refusal(const std::vector<ParamSpec>& params);
 
+/// The module variables a capture of a kernel records: of those its module
+/// holds (`in_module`, from the cubin), the ones the scan found it reaching
+/// (Kernel::module_variables). All of them when the scan was not sure, or
+/// when it names one the module lacks (a name spelled differently must never
+/// drop a variable the kernel uses); then `why_all` says so.
+std::vector<std::string> recorded_globals(const std::optional<std::vector<std::string>>& reached,
+                                          const std::vector<std::string>& in_module, std::string* why_all = nullptr);
+
 /// Byte offsets of the parameters in a packed argument buffer (the `extra`
 /// form of cuLaunchKernel), from the sizes and natural alignments.
 std::vector<size_t> packed_offsets(const std::vector<ParamSpec>& params);

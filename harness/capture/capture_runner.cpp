@@ -124,7 +124,10 @@ int run_capture(const Manifest& manifest, CaptureOptions o, const Printer& out) 
       p.kernel = k.id;
       p.mangled = inst.mangled;
       p.params = param_specs(inst.params.empty() ? k.params : inst.params);
-      p.globals = globals[k.id];
+      std::string why_all;
+      p.globals = recorded_globals(k.module_variables, globals[k.id], &why_all);
+      if (!why_all.empty() && k.module_variables && &inst == &k.instantiations.front())
+        out.note(fmt::format("kernel {}: recording every module variable of its unit: {}", k.id, why_all));
       p.refusal = static_refusal(p.params);
       plan.kernels.push_back(std::move(p));
     }

@@ -72,8 +72,6 @@ std::set<int64_t> extents(const Capture& c, const std::vector<ParamSpec>& params
   return out;
 }
 
-bool product_is(int64_t a, int64_t b, int64_t target) { return a > 0 && b > 0 && a <= target / b && a * b == target; }
-
 /// The integer values that make up some extent: E = v, v*w or v*w*u.
 std::set<int64_t> size_values(const std::set<int64_t>& values, const std::set<int64_t>& extents) {
   std::set<int64_t> sizes;

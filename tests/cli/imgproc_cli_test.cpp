@@ -48,6 +48,12 @@ TEST(ImgprocCli, TheScanFindsEveryKernelAndSaysWhatItCannotRewrite) {
   EXPECT_NE(r.output.find("src/stats/stats.cu:62:3: warning: clang (which STARK parses with) rejects this"),
             std::string::npos)
       << r.output;
+  // What the capture records: the taps convolve_rows reads from another
+  // unit, nothing of cooperative groups for block_moments, and every
+  // variable for tone_map_kernel, whose device functions live in another unit.
+  EXPECT_EQ(convolve->module_variables, std::optional<std::vector<std::string>>({"_ZN7imgproc6detail6c_tapsE"}));
+  EXPECT_EQ(m->find_kernel(ids[3])->module_variables, std::optional<std::vector<std::string>>(std::vector<std::string>{}));
+  EXPECT_FALSE(m->find_kernel(ids[1])->module_variables);
   const auto& args = convolve->compile->arguments;
   EXPECT_NE(std::find(args.begin(), args.end(), "-rdc=true"), args.end());
 }
