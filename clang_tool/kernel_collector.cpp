@@ -5,7 +5,6 @@
 #include <clang/AST/RecordLayout.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
-#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Index/USRGeneration.h>
@@ -18,6 +17,7 @@
 #include "clang_tool/annotation.h"
 #include "clang_tool/clang_errors.h"
 #include "clang_tool/fingerprint.h"
+#include "clang_tool/kernel_references.h"
 #include "clang_tool/launch_dims.h"
 #include "clang_tool/mangle.h"
 #include "clang_tool/module_variables.h"
@@ -113,28 +113,16 @@ class Collector : public RecursiveASTVisitor<Collector> {
   }
 
   // A marked kernel's name used other than as what a launch calls or an
-  // attribute query reads: its address goes somewhere (a function pointer, a
-  // launch helper, a table), and the launch that follows is out of sight.
+  // attribute query reads (kernel_references.h).
   bool VisitDeclRefExpr(DeclRefExpr* ref) {
     const auto* fd = dyn_cast<FunctionDecl>(ref->getDecl());
-    if (fd && fd->hasAttr<CUDAGlobalAttr>() && escapes(*ref)) note_address_use(ref);
+    if (fd && fd->hasAttr<CUDAGlobalAttr>() && address_escapes(*ref, ctx_)) note_address_use(ref);
     return true;
   }
 
-  // The syntactic form of an initializer list, which the walk visits, keeps
-  // a template's overloaded name unresolved (`{kernel<T, 128>, ...}` in a
-  // function template); the semantic form has the kernels it names, and an
-  // initializer is never a launch.
   bool VisitInitListExpr(InitListExpr* list) {
-    if (InitListExpr* semantic = list->isSemanticForm() ? nullptr : list->getSemanticForm())
-      for (Stmt* init : semantic->children()) note_address_uses_in(init);
+    for (DeclRefExpr* ref : names_initialized(list)) note_address_use(ref);
     return true;
-  }
-
-  void note_address_uses_in(Stmt* s) {
-    if (!s) return;
-    if (auto* ref = dyn_cast<DeclRefExpr>(s)) note_address_use(ref);
-    for (Stmt* child : s->children()) note_address_uses_in(child);
   }
 
   void note_address_use(DeclRefExpr* ref) {
@@ -449,29 +437,6 @@ class Collector : public RecursiveASTVisitor<Collector> {
       return nullptr;
     }
     return nullptr;
-  }
-
-  /// False when `ref` is what a launch calls (`k<<<...>>>`,
-  /// `cudaLaunchKernel(k, ...)`) or what a CUDA runtime call reads
-  /// (`cudaFuncSetAttribute(k, ...)`, `cudaOccupancy...(..., k, ...)`).
-  bool escapes(const DeclRefExpr& ref) const {
-    DynTypedNode node = DynTypedNode::create(ref);
-    for (int guard = 0; guard < 16; ++guard) {
-      auto parents = ctx_.getParents(node);
-      if (parents.empty()) return true;
-      const DynTypedNode& parent = parents[0];
-      if (const auto* call = parent.get<CUDAKernelCallExpr>())
-        return call->getCallee()->IgnoreParenImpCasts() != &ref;
-      if (const auto* call = parent.get<CallExpr>()) {
-        const FunctionDecl* callee = call->getDirectCallee();
-        return !callee || !sm_.isInSystemHeader(sm_.getExpansionLoc(callee->getLocation()));
-      }
-      const auto* e = parent.get<Expr>();
-      const auto* unary = parent.get<UnaryOperator>();
-      if (!e || !(isa<CastExpr>(e) || isa<ParenExpr>(e) || (unary && unary->getOpcode() == UO_AddrOf))) return true;
-      node = parent;
-    }
-    return true;
   }
 
   /// The pattern (template) decl of an annotated kernel, or null if not ours.
