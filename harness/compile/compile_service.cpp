@@ -150,12 +150,14 @@ Expected<CompileResult> CompileService::compile(const CompileRequest& request) {
   if (!fp) return fp.error();
   // Relocatable device code is linked with the target's other objects: what
   // they hold is part of what the cubin is.
-  std::string linked;
+  std::optional<std::vector<fs::path>> link_objects;
   if (request.mode == CompileMode::Cubin && is_relocatable(*kernel.compile))
-    for (const auto& object : device_link_objects(*kernel.compile)) {
-      auto h = file_hash(object);
-      linked += object.string() + "=" + (h ? *h : "missing") + "\n";
-    }
+    link_objects = device_link_objects(*kernel.compile);
+  std::string linked;
+  for (const auto& object : link_objects.value_or(std::vector<fs::path>{})) {
+    auto h = file_hash(object);
+    linked += object.string() + "=" + (h ? *h : "missing") + "\n";
+  }
   std::string key = content_hash(fmt::format("stark-compile/1\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}", *version,
                                              request.sm, static_cast<int>(request.mode),
                                              join(kernel.compile->arguments, "\n"), kernel.compile->directory,
@@ -176,7 +178,7 @@ Expected<CompileResult> CompileService::compile(const CompileRequest& request) {
     }
   }
   if (!owner) return future.get();
-  Expected<CompileResult> result = run(request, key, *content);
+  Expected<CompileResult> result = run(request, key, *content, link_objects);
   promise.set_value(result);
   std::lock_guard lock(mutex_);
   in_flight_.erase(key);
@@ -184,8 +186,8 @@ Expected<CompileResult> CompileService::compile(const CompileRequest& request) {
 }
 
 Expected<bool> CompileService::device_link(const CompileCommand& command, const std::string& sm,
-                                           const fs::path& cubin, const fs::path& output, CompileResult& result) {
-  auto objects = device_link_objects(command);
+                                           const fs::path& cubin, const std::vector<fs::path>& objects,
+                                           const fs::path& output, CompileResult& result) {
   auto argv = device_link_command(nvcc_of(command, options_).string(), sm, cubin, objects, output);
   CommandOptions run_options;
   run_options.cwd = command.directory;
@@ -203,7 +205,8 @@ Expected<bool> CompileService::device_link(const CompileCommand& command, const 
 }
 
 Expected<CompileResult> CompileService::run(const CompileRequest& request, const std::string& key,
-                                            const std::string& content) {
+                                            const std::string& content,
+                                            const std::optional<std::vector<fs::path>>& link_objects) {
   const Kernel& kernel = *request.kernel;
   fs::path dir = options_.cache_dir / key.substr(0, 2);
   fs::path output = dir / (key + extension(request.mode));
@@ -285,8 +288,9 @@ Expected<CompileResult> CompileService::run(const CompileRequest& request, const
                                "that file by a path outside the source root {}",
                                kernel.id, kernel.file, request.source_root.string())};
   }
-  if (request.mode == CompileMode::Cubin && is_relocatable(*kernel.compile)) {
-    auto linked = device_link(*kernel.compile, request.sm, tmp_out, shadow->root() / "linked.cubin", result);
+  if (link_objects) {
+    auto linked = device_link(*kernel.compile, request.sm, tmp_out, *link_objects, shadow->root() / "linked.cubin",
+                              result);
     if (!linked) return linked.error();
     if (!*linked) {
       (void)write_file_atomic(fail, result.log);

@@ -14,6 +14,7 @@
 #include <optional>
 #include <semaphore>
 #include <string>
+#include <vector>
 
 #include "core/expected.h"
 #include "core/manifest.h"
@@ -77,12 +78,16 @@ class CompileService {
   Expected<std::string> fingerprint(const Kernel& kernel, const std::filesystem::path& source_root,
                                     const std::string& sm);
   Expected<std::string> nvcc_version(const std::string& nvcc);
-  Expected<CompileResult> run(const CompileRequest& request, const std::string& key, const std::string& content);
+  /// link_objects: set for relocatable code, which is then device-linked
+  /// with them (the objects the key was made of).
+  Expected<CompileResult> run(const CompileRequest& request, const std::string& key, const std::string& content,
+                              const std::optional<std::vector<std::filesystem::path>>& link_objects);
   /// Links a relocatable cubin with the target's other objects into one a
   /// worker can load; false (with nvlink's words in result.log) when the
   /// link fails.
   Expected<bool> device_link(const CompileCommand& command, const std::string& sm, const std::filesystem::path& cubin,
-                             const std::filesystem::path& output, CompileResult& result);
+                             const std::vector<std::filesystem::path>& objects, const std::filesystem::path& output,
+                             CompileResult& result);
 
   CompileServiceOptions options_;
   std::counting_semaphore<1024> slots_;
