@@ -9,11 +9,12 @@
 # (a machine may have some packages itself, in other versions):
 #   json/nlohmann/json.hpp  fmt/fmt/format.h (used header-only)
 #   xxhash/xxhash.h (used with XXH_INLINE_ALL)  zstd/zstd.h (libzstd.so.1 must
-#   be installed)  cli11/CLI/CLI.hpp
+#   be installed)  cli11/CLI/CLI.hpp  dtl/dtl/dtl.hpp (core's diffs; core finds it
+#   itself)
 # A dependency the machine has is always taken from the machine.
 
 set(STARK_CARRIED_INCLUDE_DIR "" CACHE PATH
-    "Folder of carried header-only dependencies (json/, fmt/, xxhash/, zstd/, cli11/) for machines without their packages")
+    "Folder of carried header-only dependencies (json/, fmt/, xxhash/, zstd/, cli11/, dtl/) for machines without their packages")
 
 # _stark_carried(<subfolder> <header> <out>): the carried subfolder holding header, or "".
 function(_stark_carried sub header out)

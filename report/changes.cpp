@@ -8,7 +8,7 @@
 #include "core/hash.h"
 #include "core/paths.h"
 #include "core/text.h"
-#include "report/unified_diff.h"
+#include "core/unified_diff.h"
 
 namespace stark::report {
 

@@ -14,7 +14,7 @@
 #include "core/scratch_dir.h"
 #include "rewriter/cmake_fragment.h"
 #include "rewriter/sha256.h"
-#include "rewriter/unified_diff.h"
+#include "core/unified_diff.h"
 #include "rewriter/variant_tree.h"
 
 namespace stark::rewriter {
@@ -99,7 +99,7 @@ Expected<ApplyReport> plan_and_check(const Result& result, const Manifest& manif
 }
 
 Expected<void> write_patch(ApplyReport& report, const ApplyRequest& request) {
-  for (const auto& f : report.plan.files) report.patch += unified_diff(f.path, f.original, f.updated);
+  for (const auto& f : report.plan.files) report.patch += unified_diff(f.path, f.original, f.updated, 3, DiffHeader::Git).text;
   if (request.output.empty()) return {};
   report.written = request.output;
   return write_file_atomic(request.output, report.patch);

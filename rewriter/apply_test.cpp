@@ -169,7 +169,7 @@ TEST(Apply, PatchIsGitApplyCleanAndTouchesOnlyKernelsAndLaunchConfigurations) {
       allowed[s.file].insert(c.begin(), c.end());
     }
   }
-  std::regex hunk(R"(^@@ -(\d+),\d+ \+\d+,\d+ @@$)");
+  std::regex hunk(R"(^@@ -(\d+)(?:,\d+)? \+\d+(?:,\d+)? @@$)");
   std::string file;
   int old_line = 0, removed = 0;
   std::istringstream in(report->patch);

@@ -9,7 +9,7 @@
 #include "core/fuzz_input.h"
 #include "rewriter/apply_plan.h"
 #include "rewriter/test_fixture.h"
-#include "rewriter/unified_diff.h"
+#include "core/unified_diff.h"
 
 namespace stark::rewriter {
 namespace {

@@ -4,7 +4,7 @@
 # Here, on the development machine (has clang, the packages and a STARK build):
 #   scripts/gpu-run.sh --prepare [STARK_EXE]
 #     fills .device-harness/ (git-ignored): the header-only dependencies from
-#     /usr/include (nlohmann, fmt, CLI11, xxhash, zstd), googletest sources,
+#     /usr/include (nlohmann, fmt, CLI11, xxhash, zstd, dtl), googletest sources,
 #     and the manifest of examples/nnops scanned by STARK_EXE (default: the
 #     stark of build-harness-cli; an unpacked bundle's bin/stark works) with the
 #     same paths the GPU machine uses.
@@ -44,10 +44,11 @@ prepare_sources() {
   rm -rf "$carry"
   # One folder per dependency (cmake/StarkDependencies.cmake): the machine may
   # have some of them itself, in other versions, and they must never mix.
-  mkdir -p "$carry"/include/{json,fmt,cli11,xxhash,zstd,httplib}
+  mkdir -p "$carry"/include/{json,fmt,cli11,xxhash,zstd,httplib,dtl}
   cp -r /usr/include/nlohmann "$carry/include/json/"
   cp -r /usr/include/fmt "$carry/include/fmt/"
   cp -r /usr/include/CLI "$carry/include/cli11/"
+  cp -r /usr/include/dtl "$carry/include/dtl/"
   cp /usr/include/xxhash.h "$carry/include/xxhash/"
   cp /usr/include/zstd.h /usr/include/zstd_errors.h "$carry/include/zstd/"
   cp -r /usr/src/googletest "$carry/googletest"

@@ -1,4 +1,4 @@
-#include "report/unified_diff.h"
+#include "core/unified_diff.h"
 
 #include <dtl/dtl.hpp>
 #include <fmt/format.h>
@@ -7,7 +7,7 @@
 #include <map>
 #include <vector>
 
-namespace stark::report {
+namespace stark {
 
 namespace {
 
@@ -59,6 +59,7 @@ std::vector<Op> edit_script(const std::vector<Line>& a, const std::vector<Line>&
   for (size_t i = 0; i < b.size(); ++i) ib[i] = intern(b[i]);
 
   dtl::Diff<long, std::vector<long>> diff(ia, ib);
+  if (a.size() + b.size() > 20000) diff.onHuge();  // bounded memory on big files, at some cost in minimality
   diff.compose();
 
   std::vector<Op> ops;
@@ -94,7 +95,8 @@ std::vector<Op> edit_script(const std::vector<Line>& a, const std::vector<Line>&
 
 }  // namespace
 
-UnifiedDiff unified_diff(std::string_view path, std::string_view before, std::string_view after, int context) {
+UnifiedDiff unified_diff(std::string_view path, std::string_view before, std::string_view after, int context,
+                         DiffHeader header) {
   auto a = split_lines(before);
   auto b = split_lines(after);
   auto ops = edit_script(a, b);
@@ -141,7 +143,8 @@ UnifiedDiff unified_diff(std::string_view path, std::string_view before, std::st
     i = end;
   }
   if (body.empty()) return out;
-  out.text = fmt::format("--- a/{}\n+++ b/{}\n", path, path) + body;
+  if (header == DiffHeader::Git) out.text = fmt::format("diff --git a/{0} b/{0}\n", path);
+  out.text += fmt::format("--- a/{}\n+++ b/{}\n", path, path) + body;
   return out;
 }
 
@@ -170,4 +173,4 @@ std::vector<ChangedSpan> changed_spans(std::string_view before, std::string_view
   return out;
 }
 
-}  // namespace stark::report
+}  // namespace stark
