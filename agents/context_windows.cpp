@@ -12,13 +12,13 @@ std::vector<const SearchNode*> nodes(const SearchTree& tree, const std::vector<i
 
 }  // namespace
 
-PlanInput plan_window(const SearchTree& tree, int node, const KernelBrief& brief) {
+PlanInput plan_window(const SearchTree& tree, int node, const KernelBrief& brief, size_t top_r) {
   PlanInput in;
   in.brief = &brief;
   in.node = &tree.node(node);
   in.root = &tree.root();
   in.children = nodes(tree, tree.node(node).children);
-  in.leaderboard = nodes(tree, tree.leaderboard(kLeaderboardSize));
+  in.leaderboard = nodes(tree, tree.leaderboard(top_r));
   return in;
 }
 
@@ -37,6 +37,7 @@ DebugInput debug_window(const SearchTree& tree, int node, const KernelBrief& bri
   DebugInput in;
   in.brief = &brief;
   in.node = &tree.node(node);
+  if (in.node->parent) in.parent = &tree.node(*in.node->parent);
   in.root = &tree.root();
   in.siblings = nodes(tree, tree.siblings(node));
   return in;

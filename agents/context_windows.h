@@ -9,9 +9,8 @@
 
 namespace stark {
 
-inline constexpr size_t kLeaderboardSize = 3;
-
-PlanInput plan_window(const SearchTree& tree, int node, const KernelBrief& brief);
+/// top_r: how many of the fastest nodes the plan role sees (SelectionRules::top_r).
+PlanInput plan_window(const SearchTree& tree, int node, const KernelBrief& brief, size_t top_r);
 CodeInput code_window(const SearchTree& tree, int node, const KernelBrief& brief, Plan plan);
 DebugInput debug_window(const SearchTree& tree, int node, const KernelBrief& brief);
 

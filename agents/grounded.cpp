@@ -125,7 +125,7 @@ Expected<std::vector<Span>> parse_spans(std::string_view grounded) {
     for (size_t j = i + 1; j < close; ++j)
       if (all[j].open) return Error{fmt::format("span {} contains another span", open.id)};
     spans.push_back({open.id, std::string(open.instruction),
-                     std::string(grounded.substr(open.end, all[close].begin - open.end))});
+                     std::string(grounded.substr(open.end, all[close].begin - open.end)), open.begin, all[close].end});
     i = close;
   }
   // Every END must close a SPAN that was opened.

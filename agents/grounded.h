@@ -25,6 +25,9 @@ struct Span {
   int id = 0;
   std::string instruction;
   std::string code;  // the text between the markers
+  // Where it sits in the grounded text: its STARK_SPAN marker starts at
+  // marker_begin, its STARK_END marker ends at marker_end.
+  size_t marker_begin = 0, marker_end = 0;
 };
 
 /// The spans of a grounded instruction, in order; an Error for unmatched,

@@ -14,8 +14,10 @@ namespace stark {
 
 /// Temperatures of docs/design.md ("The method"): a creative planner, careful coders.
 struct LlmTeamOptions {
-  std::string backend;  // for result.json
-  std::string model;
+  std::string backend;   // for result.json
+  std::string endpoint;  // base URL or command: part of the team's identity
+  std::string model;     // every role's, unless the role names its own
+  std::string plan_model, code_model, debug_model;
   double plan_temperature = 0.8;
   double code_temperature = 0.1;
   double debug_temperature = 0.1;
@@ -27,7 +29,8 @@ class LlmTeam : public Team {
   /// The client must outlive the team and be thread-safe.
   LlmTeam(llm::ChatClient& client, LlmTeamOptions options);
 
-  BackendInfo info() const override { return {options_.backend, options_.model}; }
+  BackendInfo info() const override;
+  std::string identity() const override;
   RoleReply<Plan> plan(const PlanInput& in) override;
   RoleReply<Variant> code(const CodeInput& in) override;
   RoleReply<Variant> debug(const DebugInput& in) override;
@@ -41,7 +44,8 @@ class LlmTeam : public Team {
   };
   /// prose_ok: a reply without code still answers the role (a plan in words).
   /// Only a reply the role can use is kept by the response cache.
-  Answer ask(const char* role, const Prompt& prompt, double temperature, const std::string& kernel, bool prose_ok);
+  Answer ask(const char* role, const Prompt& prompt, const std::string& model, double temperature,
+             const std::string& kernel, bool prose_ok, Deadline deadline);
   /// What a reply gives the role (usage left empty).
   static Answer interpret(const llm::ChatReply& reply, const std::string& kernel, bool prose_ok);
 

@@ -51,7 +51,7 @@ struct Fixture {
   }
   void answer(const std::string& text) { server.script({200, kJson, llm::testing::openai_completion(text)}); }
   RoleReply<Variant> code() { return team->code(code_window(tree, 0, brief, Plan{"unroll", kSource, {}})); }
-  RoleReply<Plan> plan() { return team->plan(plan_window(tree, 0, brief)); }
+  RoleReply<Plan> plan() { return team->plan(plan_window(tree, 0, brief, 3)); }
 };
 
 TEST(LlmTeam, AReplyTheRoleCannotUseIsAskedForAgain) {

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "agents/prompts.h"
+#include "core/unified_diff.h"
 
 namespace stark {
 
@@ -86,6 +87,38 @@ std::string proposal_text(int proposal) {
       proposal, proposal == 1 ? "" : "s", proposal == 1 ? "is" : "are", proposal == 1 ? "" : "s", proposal + 1);
 }
 
+/// Why the node's previous plan was sent back, for the plan role's second try.
+std::string refused_text(const std::string& refused) {
+  if (refused.empty()) return "";
+  return fmt::format(
+      "\n## Your previous plan for this node was refused\n{}.\nMark code of the current kernel as it is: outside the "
+      "markers, change nothing.\n",
+      refused);
+}
+
+/// What the failed candidate was asked to do: its grounded plan, or the
+/// failure a debug node was fixing.
+std::string asked_text(const SearchNode& n, const SearchNode* parent) {
+  if (!n.plan.empty()) return fmt::format("Its plan ({}):\n```cuda\n{}\n```", n.strategy, n.plan);
+  if (n.role == "debug" && parent) return fmt::format("It was a fix of node {}, which failed with: {}", parent->id, parent->status);
+  return "(no plan recorded)";
+}
+
+/// The failed candidate's change, as a unified diff against the node it came from.
+std::string change_text(const SearchNode& n, const SearchNode* parent) {
+  if (!parent) return "(no parent)";
+  auto d = unified_diff("kernel.cu", parent->variant.source, n.variant.source, 3);
+  return d.text.empty() ? "(no change)" : clip(d.text, kDiagnosticsInContext * 4);
+}
+
+std::string errors_text(const std::vector<CaptureError>& errors) {
+  if (errors.empty()) return "";
+  std::string out = "\n## How far its outputs were from the original's\n";
+  for (const auto& e : errors)
+    out += fmt::format("- capture {}: max abs error {:.3g}, max rel error {:.3g}\n", e.id, e.max_abs, e.max_rel);
+  return out;
+}
+
 }  // namespace
 
 std::string three_digits(double v) {
@@ -103,7 +136,8 @@ Prompt plan_prompt(const PlanInput& in) {
                                                                {"root", node_text(*in.root, *in.root, false)},
                                                                {"children", node_list(in.children, *in.root)},
                                                                {"leaderboard", node_list(in.leaderboard, *in.root)},
-                                                               {"proposal", proposal_text(in.proposal)}});
+                                                               {"proposal", proposal_text(in.proposal)},
+                                                               {"refused", refused_text(in.refused)}});
   return {std::string(prompt_template("system")), user};
 }
 
@@ -126,7 +160,11 @@ Prompt debug_prompt(const DebugInput& in) {
                                                                 {"node_id", std::to_string(in.node->id)},
                                                                 {"strategy", in.node->strategy},
                                                                 {"node", node_text(*in.node, *in.root, false)},
+                                                                {"plan", asked_text(*in.node, in.parent)},
+                                                                {"parent_id", in.parent ? std::to_string(in.parent->id) : "-"},
+                                                                {"diff", change_text(*in.node, in.parent)},
                                                                 {"diagnostics", in.node->diagnostics},
+                                                                {"errors", errors_text(in.node->errors)},
                                                                 {"root", node_text(*in.root, *in.root, false)},
                                                                 {"siblings", node_list(in.siblings, *in.root)}});
   return {std::string(prompt_template("system")), user};

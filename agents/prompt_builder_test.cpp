@@ -44,7 +44,7 @@ TEST(PromptBuilder, RolesSeeTheirWindows) {
   SearchNode c{0, ia, "plan+code", "unroll", "", {k.id, "__global__ void saxpy() { /*c*/ }", {}}, NodeState::Correct, "accepted", 30.0};
   tree.add(c);
 
-  Prompt plan = plan_prompt(plan_window(tree, 0, brief));
+  Prompt plan = plan_prompt(plan_window(tree, 0, brief, 3));
   EXPECT_NE(plan.user.find("123 us"), std::string::npos);  // 3 digits, not 123.456
   EXPECT_EQ(plan.user.find("123.456"), std::string::npos);
   EXPECT_NE(plan.user.find("NVIDIA H200 (sm_90, 132 SMs, 4800 GB/s"), std::string::npos);
@@ -75,13 +75,13 @@ TEST(PromptBuilder, AKernelWhoseLaunchIsFixedIsToldSoInEveryRole) {
   root.state = NodeState::Correct;
   root.variant.source = "__global__ void scale() {}";
   SearchTree tree(root);
-  for (const std::string& user : {plan_prompt(plan_window(tree, 0, brief)).user,
+  for (const std::string& user : {plan_prompt(plan_window(tree, 0, brief, 3)).user,
                                   code_prompt(code_window(tree, 0, brief, Plan{"x", "y", {}})).user})
     EXPECT_NE(user.find("The launch shape cannot change: it is used through a pointer at src/a.cu:12"),
               std::string::npos)
         << user;
   k.fixed_launch.clear();
-  EXPECT_EQ(plan_prompt(plan_window(tree, 0, brief)).user.find("cannot change"), std::string::npos);
+  EXPECT_EQ(plan_prompt(plan_window(tree, 0, brief, 3)).user.find("cannot change"), std::string::npos);
 }
 
 }  // namespace

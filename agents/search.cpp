@@ -3,12 +3,17 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
 #include <future>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <sstream>
 
 #include "agents/context_windows.h"
 #include "agents/grounded.h"
-#include "core/file_io.h"
 #include "core/hash.h"
 
 namespace stark {
@@ -18,160 +23,132 @@ namespace {
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-constexpr size_t kMaxDiagnostics = 6000;  // what the debug role gets of a compiler log
-
-std::string clip(std::string s) {
-  if (s.size() <= kMaxDiagnostics) return s;
-  return s.substr(0, kMaxDiagnostics / 2) + "\n[...]\n" + s.substr(s.size() - kMaxDiagnostics / 2);
-}
-
-void add_usage(RoleUsage& total, const RoleUsage& u) {
-  total.tokens.prompt += u.tokens.prompt;
-  total.tokens.completion += u.tokens.completion;
-  total.cost_usd += u.cost_usd;
-}
-
-SearchNode failed(SearchNode n, std::string status, std::string why) {
-  n.state = NodeState::Failed;
-  n.status = std::move(status);
-  n.diagnostics = clip(std::move(why));
-  return n;
-}
-
-/// One attempt: roles, checks, evaluation. Never throws; failures are nodes.
-struct Expander {
-  const KernelBrief& brief;
-  Team& team;
-  Evaluator& evaluator;
-  VariantValidator& validator;
-
-  std::pair<SearchNode, RoleUsage> expand(const SearchTree& tree, const Selection& sel) {
-    SearchNode n;
-    n.parent = sel.node;
-    RoleUsage usage;
-    Variant variant;
-    if (sel.expansion == Expansion::PlanCode) {
-      n.role = "plan+code";
-      PlanInput window = plan_window(tree, sel.node, brief);
-      window.proposal = sel.proposal;
-      auto plan = team.plan(window);
-      add_usage(usage, plan.usage);
-      if (!plan.value) return {failed(n, "plan_failed", plan.value.error().message), usage};
-      Plan p = *plan.value;
-      n.strategy = p.strategy;
-      auto spans = parse_spans(p.grounded);
-      if (!spans || spans->empty()) {
-        // A plan without (usable) markers: one span over the body.
-        const std::string& parent_source = tree.node(sel.node).variant.source;
-        auto body = find_body(parent_source, brief.kernel->name);
-        if (!body) return {failed(n, "plan_failed", "cannot find the kernel body to ground the plan on"), usage};
-        p.grounded = ground_whole_body(parent_source, *body, p.strategy.empty() ? "apply the plan" : p.strategy);
-      }
-      n.plan = p.grounded;
-      auto code = team.code(code_window(tree, sel.node, brief, p));
-      add_usage(usage, code.usage);
-      if (!code.value) return {failed(n, "code_failed", code.value.error().message), usage};
-      variant = *code.value;
-      if (auto filled = check_spans_filled(variant.source); !filled)
-        return {failed(n, "unfilled_spans", filled.error().message), usage};
-      if (variant.launch.empty()) variant.launch = p.launch;
-    } else {
-      n.role = "debug";
-      n.strategy = "fix: " + tree.node(sel.node).strategy;
-      auto fix = team.debug(debug_window(tree, sel.node, brief));
-      add_usage(usage, fix.usage);
-      if (!fix.value) return {failed(n, "debug_failed", fix.value.error().message), usage};
-      variant = *fix.value;
-    }
-    variant.kernel = brief.kernel->id;
-    n.variant = variant;
-    if (auto valid = validator.validate(*brief.kernel, variant); !valid)
-      return {failed(n, "invalid", valid.error().message), usage};
-    apply_evaluation(n, evaluator.evaluate(*brief.kernel, variant));
-    return {n, usage};
-  }
-};
-
-/// What survives an interruption: the tree, the random state, and the
-/// selections of the wave in progress.
-struct State {
-  std::string kernel, source_hash;
-  SearchTree tree;
-  std::string rng;
-  std::vector<Selection> pending;
-  RoleUsage usage;
-};
-
-json state_json(const State& s) {
-  json pending = json::array();
-  for (const auto& p : s.pending)
-    pending.push_back({{"node", p.node}, {"debug", p.expansion == Expansion::Debug}, {"proposal", p.proposal}});
-  return {{"schema", "stark.search/1"},
-          {"kernel", s.kernel},
-          {"source_hash", s.source_hash},
-          {"tree", s.tree.to_json()},
-          {"rng", s.rng},
-          {"pending", pending},
-          {"usage", {{"prompt", s.usage.tokens.prompt}, {"completion", s.usage.tokens.completion}, {"cost_usd", s.usage.cost_usd}}}};
-}
-
-std::optional<State> load_state(const std::filesystem::path& file, const KernelBrief& brief) {
-  std::error_code ec;
-  if (file.empty() || !std::filesystem::exists(file, ec)) return std::nullopt;
-  auto j = read_json_file(file);
-  if (!j || j->value("schema", "") != "stark.search/1") return std::nullopt;
-  if (j->value("kernel", "") != brief.kernel->id || j->value("source_hash", "") != content_hash(brief.source))
-    return std::nullopt;  // another kernel, or the kernel changed: start afresh
-  auto tree = SearchTree::from_json(j->at("tree"));
-  if (!tree) return std::nullopt;
-  State s{brief.kernel->id, content_hash(brief.source), std::move(*tree), j->value("rng", ""), {}, {}};
-  for (const auto& p : j->value("pending", json::array()))
-    s.pending.push_back({p.at("node").get<int>(), p.value("debug", false) ? Expansion::Debug : Expansion::PlanCode,
-                         p.value("proposal", 0)});
-  auto u = j->value("usage", json::object());
-  s.usage.tokens.prompt = u.value("prompt", int64_t{0});
-  s.usage.tokens.completion = u.value("completion", int64_t{0});
-  s.usage.cost_usd = u.value("cost_usd", 0.0);
-  return s;
-}
-
 std::string rng_text(const std::mt19937_64& rng) {
   std::ostringstream os;
   os << rng;
   return os.str();
 }
 
+/// Expansions running on their own threads, each on a snapshot of the tree
+/// as it was when it was selected; finished ones are reported in the order
+/// they finish.
+class Flights {
+ public:
+  explicit Flights(const Expander& expander) : expander_(expander), done_(std::make_shared<Done>()) {}
+  ~Flights() {
+    for (auto& f : flights_) f.job.wait();
+  }
+
+  void launch(const InFlight& p, const SearchTree& tree) {
+    auto snapshot = std::make_shared<const SearchTree>(tree.prefix(p.tree_size));
+    auto done = done_;
+    const Expander& expander = expander_;
+    Selection sel = p.selection;
+    int seq = p.seq;
+    flights_.push_back({p, std::async(std::launch::async, [&expander, snapshot, sel, seq, done] {
+                          struct Report {  // reported even if the expansion throws
+                            std::shared_ptr<Done> done;
+                            int seq;
+                            ~Report() {
+                              std::lock_guard lock(done->mutex);
+                              done->seqs.push_back(seq);
+                              done->changed.notify_all();
+                            }
+                          } report{done, seq};
+                          return expander.expand(*snapshot, sel);
+                        })});
+  }
+
+  bool empty() const { return flights_.empty(); }
+  bool has(int seq) const {
+    return std::any_of(flights_.begin(), flights_.end(), [&](const Flight& f) { return f.pending.seq == seq; });
+  }
+  size_t size() const { return flights_.size(); }
+
+  /// Expansions in flight per node, as selection counts them.
+  std::map<int, int> per_node() const {
+    std::map<int, int> out;
+    for (const auto& f : flights_) ++out[f.pending.selection.node];
+    return out;
+  }
+
+  /// Waits for the expansion numbered `seq` (any, when nullopt) to finish,
+  /// and hands it over.
+  std::pair<InFlight, std::pair<SearchNode, RoleUsage>> take(std::optional<int> seq) {
+    int got;
+    {
+      std::unique_lock lock(done_->mutex);
+      done_->changed.wait(lock, [&] {
+        return seq ? std::find(done_->seqs.begin(), done_->seqs.end(), *seq) != done_->seqs.end() : !done_->seqs.empty();
+      });
+      auto it = seq ? std::find(done_->seqs.begin(), done_->seqs.end(), *seq) : done_->seqs.begin();
+      got = *it;
+      done_->seqs.erase(it);
+    }
+    auto f = std::find_if(flights_.begin(), flights_.end(), [&](const Flight& x) { return x.pending.seq == got; });
+    Flight flight = std::move(*f);
+    flights_.erase(f);
+    return {flight.pending, flight.job.get()};
+  }
+
+ private:
+  struct Done {
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::deque<int> seqs;
+  };
+  struct Flight {
+    InFlight pending;
+    std::future<std::pair<SearchNode, RoleUsage>> job;
+  };
+  const Expander& expander_;
+  std::shared_ptr<Done> done_;
+  std::vector<Flight> flights_;
+};
+
 }  // namespace
 
-void apply_evaluation(SearchNode& n, const Evaluation& e) {
-  n.checks = e.checks;
-  n.seconds = e.seconds;
-  n.status = to_string(e.verdict);
-  if (e.verdict == Verdict::Accepted && e.variant_us) {
-    n.state = NodeState::Correct;
-    n.time_us = e.variant_us;
-    n.baseline_us = e.baseline_us;
-    n.speedup = e.speedup;
-    n.captures = capture_times(e);
-    return;
-  }
-  if (!e.compile_ok) {
-    n.state = NodeState::Failed;
-    n.status = "compile_error";
-    n.diagnostics = clip(e.compile_log.empty() ? e.reason : e.compile_log);
-    return;
-  }
-  if (e.untimed) {
-    n.state = NodeState::Untimed;
-    n.status = "untimed";
-    n.diagnostics = e.reason;
-    return;
-  }
-  n.state = NodeState::Failed;
-  std::string why = e.reason;
-  for (const auto& c : e.checks)
-    if (c.ok == false) why += fmt::format("\n{}: {}", c.name, c.detail);
-  n.diagnostics = clip(why);
+void preview_roles(const KernelBrief& brief, Team& team, const SelectionRules& rules) {
+  SearchNode root;
+  root.role = "root";
+  root.strategy = "original";
+  root.variant = Variant{brief.kernel->id, brief.source, {}};
+  root.state = NodeState::Untimed;
+  root.status = "not evaluated (dry run)";
+  SearchTree tree(root);
+  (void)team.plan(plan_window(tree, 0, brief, static_cast<size_t>(std::max(rules.top_r, 0))));
+
+  Plan placeholder;
+  placeholder.strategy = "<the plan role's strategy>";
+  auto body = find_body(brief.source, brief.kernel->name);
+  placeholder.grounded = body ? ground_whole_body(brief.source, *body, "<the plan role's instruction for this span>")
+                              : brief.source;
+  (void)team.code(code_window(tree, 0, brief, placeholder));
+
+  SearchNode candidate;
+  candidate.parent = 0;
+  candidate.role = "plan+code";
+  candidate.strategy = placeholder.strategy;
+  candidate.plan = placeholder.grounded;
+  candidate.variant = root.variant;
+  candidate.state = NodeState::Failed;
+  candidate.status = "compile_error";
+  candidate.diagnostics = "<the compiler's or the checks' messages about the candidate>";
+  int id = tree.add(candidate);
+  (void)team.debug(debug_window(tree, id, brief));
+}
+
+std::string search_identity(const Team& team, const SearchOptions& options) {
+  json team_identity = json::parse(team.identity(), nullptr, /*allow_exceptions=*/false);
+  return json{{"team", team_identity.is_discarded() ? json(team.identity()) : team_identity},
+              {"seed", options.seed},
+              {"parallel", options.parallel},
+              {"rules",
+               {{"epsilon", options.rules.epsilon},
+                {"n_root", options.rules.n_root},
+                {"n_child", options.rules.n_child},
+                {"top_r", options.rules.top_r}}}}
+      .dump();
 }
 
 SearchOutcome run_search(const KernelBrief& brief, Team& team, Evaluator& evaluator, VariantValidator& validator,
@@ -180,7 +157,9 @@ SearchOutcome run_search(const KernelBrief& brief, Team& team, Evaluator& evalua
   std::mt19937_64 rng(options.seed ^ std::hash<std::string>{}(kernel.id));
   SearchOutcome out{SearchTree(SearchNode{}), 0, {}, "", false};
 
-  std::optional<State> state = load_state(options.state_file, brief);
+  const std::string run = search_identity(team, options);
+  const std::string source_hash = content_hash(brief.source);
+  std::optional<SearchState> state = load_search_state(options.state_file, kernel.id, source_hash, run);
   if (state) {
     std::istringstream is(state->rng);
     is >> rng;
@@ -191,10 +170,10 @@ SearchOutcome run_search(const KernelBrief& brief, Team& team, Evaluator& evalua
     root.strategy = "original";
     root.variant = Variant{kernel.id, brief.source, {}};
     apply_evaluation(root, evaluator.evaluate(kernel, root.variant));
-    state = State{kernel.id, content_hash(brief.source), SearchTree(root), rng_text(rng), {}, {}};
+    state = SearchState{kernel.id, source_hash, run, SearchTree(root), rng_text(rng), {}, {}, 0, {}};
   }
   auto save = [&] {
-    if (!options.state_file.empty()) (void)write_json_file(options.state_file, state_json(*state));
+    if (!options.state_file.empty()) (void)save_search_state(options.state_file, *state);
   };
   save();
   SearchTree& tree = state->tree;
@@ -207,43 +186,66 @@ SearchOutcome run_search(const KernelBrief& brief, Team& team, Evaluator& evalua
   };
   if (!tree.root().healthy()) return finish("baseline failed");
 
-  Expander expander{brief, team, evaluator, validator};
   auto start = Clock::now();
+  Deadline deadline;
+  if (options.time_limit) deadline = start + std::chrono::duration_cast<Clock::duration>(*options.time_limit);
+  auto limit_reached = [&]() -> std::optional<std::string> {
+    if (options.max_cost_usd && state->usage.cost_usd >= *options.max_cost_usd) return "cost limit";
+    if (options.time_limit && Clock::now() - start >= *options.time_limit) return "time limit";
+    return std::nullopt;
+  };
+  // Where the recorded order (a replay, or this state's own history) says
+  // what comes next; past its end the search decides for itself.
+  const std::vector<OrderEvent>& script = options.replay;
+  size_t scripted = state->order.size();
+  auto next_scripted = [&]() -> std::optional<OrderEvent> {
+    return scripted < script.size() ? std::optional(script[scripted]) : std::nullopt;
+  };
+
+  Expander expander{brief, team, evaluator, validator, options.rules, deadline};
+  Flights flights(expander);
+  for (const auto& p : state->pending) flights.launch(p, tree);  // in flight when the search was interrupted
+  std::optional<std::string> stop;
   for (;;) {
-    int attempts = static_cast<int>(tree.size()) - 1;
-    if (attempts >= options.budget) return finish("budget");
-    if (options.max_cost_usd && state->usage.cost_usd >= *options.max_cost_usd) return finish("cost limit");
-    if (options.time_limit && Clock::now() - start >= *options.time_limit) return finish("time limit");
-
-    if (state->pending.empty()) {
-      int wave = std::min(std::max(options.parallel, 1), options.budget - attempts);
-      std::map<int, int> in_flight;
-      for (int i = 0; i < wave; ++i) {
-        auto sel = select_node(tree, options.rules, rng, in_flight);
-        if (!sel) break;
-        sel->proposal = in_flight[sel->node];
-        state->pending.push_back(*sel);
-        ++in_flight[sel->node];
-      }
+    // Select while there is room: in flight, in the budget, and (replaying) in turn.
+    while (!stop) {
+      int attempts = static_cast<int>(tree.size()) - 1;
+      if (attempts + static_cast<int>(flights.size()) >= options.budget) break;
+      if (static_cast<int>(flights.size()) >= std::max(options.parallel, 1)) break;
+      if (auto next = next_scripted(); next && next->kind != OrderEvent::Select) break;
+      if ((stop = limit_reached())) break;
+      std::map<int, int> in_flight = flights.per_node();
+      auto sel = select_node(tree, options.rules, rng, in_flight);
+      if (!sel) break;
+      sel->proposal = in_flight[sel->node];
+      InFlight p{*sel, state->next_seq++, tree.size()};
+      state->pending.push_back(p);
+      state->order.push_back({OrderEvent::Select, p.seq});
+      ++scripted;
       state->rng = rng_text(rng);
-      if (state->pending.empty()) return finish("nothing left to expand");
       save();
+      flights.launch(p, tree);
     }
-
-    // Expand the wave concurrently; the tree is read-only until all are done.
-    std::vector<std::future<std::pair<SearchNode, RoleUsage>>> jobs;
-    for (const auto& sel : state->pending)
-      jobs.push_back(std::async(std::launch::async, [&, sel] { return expander.expand(tree, sel); }));
-    std::vector<std::pair<SearchNode, RoleUsage>> results;
-    for (auto& j : jobs) results.push_back(j.get());
-
-    for (auto& [node, usage] : results) {  // commit in selection order
-      add_usage(state->usage, usage);
-      int id = tree.add(std::move(node));
-      state->pending.erase(state->pending.begin());
-      save();
-      if (options.on_node) options.on_node(tree, tree.node(id));
+    if (flights.empty()) {
+      if (static_cast<int>(tree.size()) - 1 >= options.budget) return finish("budget");
+      if (stop) return finish(*stop);
+      return finish("nothing left to expand");
     }
+    std::optional<int> wanted;
+    if (auto next = next_scripted(); next && next->kind == OrderEvent::Commit) {
+      if (flights.has(next->seq)) wanted = next->seq;
+      else scripted = script.size();  // a script this search cannot follow: decide alone from here
+    }
+    auto [pending, result] = flights.take(wanted);
+    auto& [node, usage] = result;
+    node.temperature_dropped = usage.temperature_dropped;
+    add_usage(state->usage, usage);
+    int id = tree.add(std::move(node));
+    std::erase_if(state->pending, [&](const InFlight& p) { return p.seq == pending.seq; });
+    state->order.push_back({OrderEvent::Commit, pending.seq});
+    ++scripted;
+    save();
+    if (options.on_node) options.on_node(tree, tree.node(id));
   }
 }
 

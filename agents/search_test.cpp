@@ -4,6 +4,8 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <fstream>
+#include <map>
 
 #include "agents/testing/simulated.h"
 
@@ -13,6 +15,11 @@ namespace {
 using testing::ScriptedTeam;
 using testing::SimulatedEvaluator;
 using testing::SimulatedValidator;
+
+nlohmann::json read_state(const std::filesystem::path& file) {
+  std::ifstream in(file);
+  return nlohmann::json::parse(in);
+}
 
 Kernel make_kernel() {
   Kernel k;
@@ -69,14 +76,79 @@ TEST(Search, AcceptedNodesKeepTheirPerCaptureTimes) {
   EXPECT_EQ(again->node(best.id).captures, best.captures);
 }
 
-TEST(Search, SameSeedSameTreeWhateverTheTiming) {
-  // The evaluator sleeps a pseudo-random while, so completion order varies.
+TEST(Search, OneInFlightSameSeedSameTreeWhateverTheTiming) {
+  // The evaluator sleeps a pseudo-random while; one at a time, that cannot matter.
   Fixture a, b, c;
-  auto ta = a.run(options(20, 7)).tree.to_json();
-  auto tb = b.run(options(20, 7)).tree.to_json();
-  auto tc = c.run(options(20, 8)).tree.to_json();
+  auto ta = a.run(options(20, 7, 1)).tree.to_json();
+  auto tb = b.run(options(20, 7, 1)).tree.to_json();
+  auto tc = c.run(options(20, 8, 1)).tree.to_json();
   EXPECT_EQ(ta, tb);
   EXPECT_NE(ta, tc);
+}
+
+TEST(Search, SeveralInFlightAreReplayedFromTheRecordedOrder) {
+  // With four in flight, a selection follows each finished expansion, so
+  // the tree depends on which finished first; the state records the order,
+  // and following it rebuilds the same tree whatever the timing.
+  auto dir = std::filesystem::temp_directory_path() / "stark_search_test_replay";
+  std::filesystem::remove_all(dir);
+  Fixture first;
+  SearchOptions o = options(20, 7, 4);
+  o.state_file = dir / "state.json";
+  auto original = first.run(o);
+  EXPECT_EQ(original.attempts, 20);
+  auto order = recorded_order(o.state_file);
+  ASSERT_TRUE(order) << order.error().message;
+  ASSERT_EQ(order->size(), 40u);  // a selection and a commit per attempt
+  for (int i = 0; i < 3; ++i) {
+    Fixture again;
+    SearchOptions r = options(20, 7, 4);
+    r.replay = *order;
+    EXPECT_EQ(again.run(r).tree.to_json(), original.tree.to_json()) << "replay " << i;
+  }
+}
+
+/// Times by call: the root's, then each candidate's in the order evaluated.
+class TimesByCall : public Evaluator {
+ public:
+  explicit TimesByCall(std::vector<double> times) : times_(std::move(times)) {}
+  Evaluation evaluate(const Kernel& kernel, const Variant&) override {
+    Evaluation e;
+    e.kernel = kernel.id;
+    e.compile_ok = true;
+    e.verdict = Verdict::Accepted;
+    e.baseline_us = times_[0];
+    e.variant_us = times_[std::min(calls_++, times_.size() - 1)];
+    e.speedup = *e.baseline_us / *e.variant_us;
+    return e;
+  }
+  std::optional<GpuInfo> gpu() const override { return GpuInfo{"Simulated GPU", "90", "0", "13.0"}; }
+
+ private:
+  std::vector<double> times_;
+  size_t calls_ = 0;
+};
+
+TEST(Search, OneInFlightIsThePapersLoopStepByStep) {
+  // Greedy (epsilon 0) with at most two children at the root, one at a time:
+  // each step expands the fastest selectable node. By hand, with the times
+  // below: root(100) -> 1(90); 1 is fastest -> 2(95); 1 -> 3(80); 3 -> 4(85);
+  // 3 -> 5(70); 5 -> 6(75). The root's third child is never allowed.
+  Kernel kernel = make_kernel();
+  KernelBrief brief;
+  brief.kernel = &kernel;
+  brief.source = "__global__ void saxpy(int n, float a, const float* x, float* y) {\n  y[0] = a * x[0];\n}";
+  ScriptedTeam team;
+  TimesByCall evaluator({100, 90, 95, 80, 85, 70, 75});
+  SimulatedValidator validator;
+  SearchOptions o = options(6, 1, 1);
+  o.rules.epsilon = 0;
+  o.rules.n_root = 2;
+  auto out = run_search(brief, team, evaluator, validator, o);
+  std::vector<int> parents;
+  for (size_t i = 1; i < out.tree.size(); ++i) parents.push_back(*out.tree.node(static_cast<int>(i)).parent);
+  EXPECT_EQ(parents, (std::vector<int>{0, 1, 1, 3, 3, 5}));
+  EXPECT_EQ(*out.tree.best(), 5);
 }
 
 TEST(Search, DebugRoleGetsTheCompilerMessage) {
@@ -121,14 +193,14 @@ TEST(Search, ResumesAfterAnInterruptionToTheSameTree) {
   auto dir = std::filesystem::temp_directory_path() / "stark_search_test";
   std::filesystem::remove_all(dir);
   Fixture whole;
-  auto expected = whole.run(options(17, 3)).tree.to_json();
+  auto expected = whole.run(options(17, 3, 1)).tree.to_json();
 
   Fixture first;
-  SearchOptions o = options(17, 3);
+  SearchOptions o = options(17, 3, 1);
   o.state_file = dir / "state.json";
   int seen = 0;
   o.on_node = [&](const SearchTree&, const SearchNode&) {
-    if (++seen == 9) throw std::runtime_error("interrupted");  // mid-wave
+    if (++seen == 9) throw std::runtime_error("interrupted");
   };
   EXPECT_THROW(first.run(o), std::runtime_error);
 
@@ -139,6 +211,37 @@ TEST(Search, ResumesAfterAnInterruptionToTheSameTree) {
   EXPECT_EQ(resumed.attempts, 17);
   EXPECT_EQ(resumed.tree.to_json(), expected);
   EXPECT_LT(second.evaluator.calls(), 17);  // the finished nodes were not redone
+}
+
+TEST(Search, ResumesExpansionsThatWereInFlight) {
+  // Interrupted with several expansions in flight: they are expanded again
+  // (on the tree they were selected in) and the search ends its budget.
+  auto dir = std::filesystem::temp_directory_path() / "stark_search_test_in_flight";
+  std::filesystem::remove_all(dir);
+  Fixture first;
+  SearchOptions o = options(17, 3, 4);
+  o.state_file = dir / "state.json";
+  int seen = 0;
+  o.on_node = [&](const SearchTree&, const SearchNode&) {
+    if (++seen == 9) throw std::runtime_error("interrupted");
+  };
+  EXPECT_THROW(first.run(o), std::runtime_error);
+  auto saved = read_state(o.state_file);
+  EXPECT_FALSE(saved["pending"].empty());
+
+  Fixture second;
+  o.on_node = nullptr;
+  auto resumed = second.run(o);
+  EXPECT_TRUE(resumed.resumed);
+  EXPECT_EQ(resumed.attempts, 17);
+  auto order = recorded_order(o.state_file);
+  ASSERT_TRUE(order);
+  EXPECT_EQ(order->size(), 34u);
+  // Every selection was committed exactly once.
+  std::map<int, int> selects, commits;
+  for (const auto& e : *order) ++(e.kind == OrderEvent::Select ? selects : commits)[e.seq];
+  EXPECT_EQ(selects, commits);
+  for (const auto& [seq, n] : commits) EXPECT_EQ(n, 1) << seq;
 }
 
 TEST(Search, NodesThatFailedBeforeAnyCodeSurviveResume) {

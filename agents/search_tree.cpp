@@ -80,6 +80,15 @@ std::optional<int> SearchTree::best() const {
   return best;
 }
 
+SearchTree SearchTree::prefix(size_t n) const {
+  SearchTree out = *this;
+  n = std::max<size_t>(1, std::min(n, nodes_.size()));
+  out.nodes_.resize(n);
+  for (auto& node : out.nodes_)
+    std::erase_if(node.children, [n](int c) { return static_cast<size_t>(c) >= n; });
+  return out;
+}
+
 std::vector<TreeNode> SearchTree::to_result_nodes() const {
   std::vector<TreeNode> out;
   for (const auto& n : nodes_) {
@@ -96,6 +105,8 @@ std::vector<TreeNode> SearchTree::to_result_nodes() const {
       t.variant = v;
     }
     t.strategy = n.strategy;
+    t.grounding = n.grounding;
+    t.temperature_dropped = n.temperature_dropped;
     out.push_back(std::move(t));
   }
   return out;
@@ -119,6 +130,11 @@ json SearchTree::to_json() const {
                      {"diagnostics", n.diagnostics},
                      {"checks", checks}});
     if (!n.captures.empty()) nodes.back()["captures"] = n.captures;
+    for (const auto& e : n.errors)
+      nodes.back()["errors"].push_back({{"id", e.id}, {"max_abs", e.max_abs}, {"max_rel", e.max_rel}});
+    if (n.grounding != Grounding::None) nodes.back()["grounding"] = to_string(n.grounding);
+    if (!n.grounding_note.empty()) nodes.back()["grounding_note"] = n.grounding_note;
+    if (!n.temperature_dropped.empty()) nodes.back()["temperature_dropped"] = n.temperature_dropped;
   }
   return {{"nodes", nodes}};
 }
@@ -144,6 +160,11 @@ Expected<SearchTree> SearchTree::from_json(const json& j) {
       n.diagnostics = nj.value("diagnostics", "");
       n.checks = nj.value("checks", std::vector<Check>{});
       n.captures = nj.value("captures", std::vector<CaptureTime>{});
+      n.grounding = grounding_from_string(nj.value("grounding", "none")).value_or(Grounding::None);
+      n.grounding_note = nj.value("grounding_note", "");
+      n.temperature_dropped = nj.value("temperature_dropped", std::vector<std::string>{});
+      for (const auto& e : nj.value("errors", json::array()))
+        n.errors.push_back({e.at("id").get<std::string>(), e.at("max_abs").get<double>(), e.at("max_rel").get<double>()});
       return n;
     };
     SearchTree tree(read(nodes[0]));

@@ -26,6 +26,14 @@ enum class NodeState {
   Failed,   // invalid, did not compile, wrong, crashed, hung...
 };
 
+/// How far a wrong candidate's outputs were from the original's on one
+/// capture, as the evaluation measured them.
+struct CaptureError {
+  std::string id;  // the capture's id in the store
+  double max_abs = 0;
+  double max_rel = 0;
+};
+
 /// One candidate in the tree.
 struct SearchNode {
   int id = 0;
@@ -46,6 +54,10 @@ struct SearchNode {
   // saved: wall times would make the trees of two identical searches differ.
   std::map<std::string, double> seconds;
   std::vector<int> children;
+  Grounding grounding = Grounding::None;  // how the candidate is tied to its plan (grounding.h)
+  std::string grounding_note{};           // what the code role changed outside the plan's spans, when it did
+  std::vector<CaptureError> errors{};     // a wrong candidate's error sizes, for the debug role
+  std::vector<std::string> temperature_dropped{};  // roles whose temperature the model did not take
 
   /// Runtime for ranking: failed = +infinity; untimed ranks behind every timed node.
   double score() const;
@@ -73,6 +85,10 @@ class SearchTree {
   std::vector<int> leaderboard(size_t r) const;
   /// The fastest correct node other than the root, if any.
   std::optional<int> best() const;
+
+  /// The tree as it was when it had n nodes (1 <= n <= size()): nodes
+  /// [0, n), their children below n.
+  SearchTree prefix(size_t n) const;
 
   /// For result.json (stark.result/1 "tree").
   std::vector<TreeNode> to_result_nodes() const;

@@ -4,6 +4,7 @@
 #ifndef STARK_AGENTS_TEAM_H
 #define STARK_AGENTS_TEAM_H
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -39,6 +40,10 @@ struct KernelBrief {
   std::optional<double> rtol, atol;  // the annotation's; nullopt: the harness's defaults per element type
 };
 
+/// When the search stops waiting for a role (the kernel's --time-limit): a
+/// call still running then is cut short. nullopt: no limit.
+using Deadline = std::optional<std::chrono::steady_clock::time_point>;
+
 /// Plan role window: the node, the root, the node's children, the leaderboard.
 struct PlanInput {
   const KernelBrief* brief = nullptr;
@@ -47,6 +52,8 @@ struct PlanInput {
   std::vector<const SearchNode*> children;
   std::vector<const SearchNode*> leaderboard;
   int proposal = 0;  // how many other plans for this node are being made at the same time before this one
+  std::string refused;  // why this node's previous plan was refused (its grounding); empty for a first plan
+  Deadline deadline;
 };
 
 /// A grounded instruction: the node's source with span markers around the
@@ -65,20 +72,27 @@ struct CodeInput {
   std::vector<const SearchNode*> children;
   std::vector<const SearchNode*> cousins;
   Plan plan;
+  Deadline deadline;
 };
 
-/// Debug role window: the failed node, the root and its siblings.
+/// Debug role window: the failed node, the node it came from, the root and
+/// its siblings.
 struct DebugInput {
   const KernelBrief* brief = nullptr;
   const SearchNode* node = nullptr;
+  const SearchNode* parent = nullptr;
   const SearchNode* root = nullptr;
   std::vector<const SearchNode*> siblings;
+  Deadline deadline;
 };
 
-/// What a role call cost.
+/// What a role call cost, and what it could not honour.
 struct RoleUsage {
   TokenUsage tokens;
   double cost_usd = 0;
+  /// Roles whose temperature the model did not take (it rejects the
+  /// parameter): their replies came at the model's default.
+  std::vector<std::string> temperature_dropped;
 };
 
 /// A role's answer: the value or a reason it could not give one (prose
@@ -94,6 +108,11 @@ class Team {
   virtual ~Team() = default;
   /// Name and model for result.json's "backend".
   virtual BackendInfo info() const = 0;
+  /// Everything about the team that makes its searches differ (backend,
+  /// endpoint, models and temperatures per role, prompts' version), as
+  /// canonical JSON: a saved search or a cached result of another identity
+  /// is never taken for this team's. The default: info()'s name and model.
+  virtual std::string identity() const;
   virtual RoleReply<Plan> plan(const PlanInput& in) = 0;
   virtual RoleReply<Variant> code(const CodeInput& in) = 0;
   virtual RoleReply<Variant> debug(const DebugInput& in) = 0;

@@ -48,6 +48,7 @@ nlohmann::json key_json(const CacheKeyInputs& in) {
           {"budget", in.budget},
           {"seed", in.seed},
           {"parallel", in.parallel},
+          {"search", in.search},
           {"rtol", or_null(in.rtol)},
           {"atol", or_null(in.atol)},
           {"input_shapes", in.input_shapes},

@@ -28,6 +28,7 @@ struct CacheKeyInputs {
   GpuInfo gpu;                        // name, sm, driver and CUDA version count; derived figures do not
   BackendInfo backend;                // who plays the roles, and which model
   std::string backend_detail;         // endpoint or command of the backend, when there is one
+  std::string search;                 // the team's roles and the search's rules (agents' search_identity)
   int budget = 0;
   uint64_t seed = 0;
   int parallel = 0;                   // candidates in flight shape the tree

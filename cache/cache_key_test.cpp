@@ -44,6 +44,7 @@ TEST(CacheKey, EveryInputChangesTheKey) {
       [](auto& k) { k.budget = 31; },
       [](auto& k) { k.seed = 2; },
       [](auto& k) { k.parallel = 8; },
+      [](auto& k) { k.search = R"({"team":{"backend":"openai","models":{"plan":"a","code":"b"}}})"; },
       [](auto& k) { k.rtol = 1e-4; },
       [](auto& k) { k.atol = 1e-6; },
       [](auto& k) { k.input_shapes.pop_back(); },

@@ -44,13 +44,39 @@ class OptimizeCommand : public Command {
     sub->add_option("--backend", backend_, "Who plays the plan/code/debug roles")
         ->check(CLI::IsMember({"builtin", "openai", "anthropic", "command"}))
         ->capture_default_str();
-    sub->add_option("--model", model_, "Model name for openai/anthropic");
+    sub->add_option("--model", model_, "Model name for openai/anthropic (every role's, unless the role names its own)");
+    sub->add_option("--plan-model", plan_model_, "Model of the plan role (default: --model)");
+    sub->add_option("--code-model", code_model_, "Model of the code role (default: --model)");
+    sub->add_option("--debug-model", debug_model_, "Model of the debug role (default: --model)");
+    sub->add_option("--plan-temperature", plan_temperature_, "Temperature of the plan role")
+        ->check(CLI::Range(0.0, 2.0))
+        ->capture_default_str();
+    sub->add_option("--code-temperature", code_temperature_, "Temperature of the code role")
+        ->check(CLI::Range(0.0, 2.0))
+        ->capture_default_str();
+    sub->add_option("--debug-temperature", debug_temperature_, "Temperature of the debug role")
+        ->check(CLI::Range(0.0, 2.0))
+        ->capture_default_str();
     sub->add_option("--base-url", base_url_, "API endpoint (vLLM, llama.cpp, Ollama: http://host:port/v1)");
     sub->add_option("--command", command_, "For --backend command: a program that reads a request on stdin");
     sub->add_option("--budget", budget_, "Attempts per kernel (default: the annotation's, else 30)")
         ->check(whole_number(1, 100000));
     sub->add_option("--seed", seed_, "Seed of the search")->capture_default_str();
-    sub->add_option("--parallel", parallel_, "Candidates in flight at once")->check(whole_number(1, 64))->capture_default_str();
+    sub->add_option("--parallel", parallel_, "Candidates in flight at once (1: the paper's sequential loop)")
+        ->check(whole_number(1, 64))
+        ->capture_default_str();
+    sub->add_option("--epsilon", rules_.epsilon, "Chance of exploring a random leaf instead of the fastest node")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
+    sub->add_option("--n-root", rules_.n_root, "Children the original may have at most")
+        ->check(whole_number(1, 1000))
+        ->capture_default_str();
+    sub->add_option("--n-child", rules_.n_child, "A node whose children all failed is dropped past this many")
+        ->check(whole_number(0, 1000))
+        ->capture_default_str();
+    sub->add_option("--top-r", rules_.top_r, "Fastest nodes the plan role is shown")
+        ->check(whole_number(0, 100))
+        ->capture_default_str();
     sub->add_option("--out", out_, "Result directory (default: BUILD_DIR/stark/<target or all>)")->transform(absolute_path());
     sub->add_option("--executor", executor_, "Where GPU workers run: local (one per GPU here), slurm (srun --gres=gpu:1)")
         ->check(CLI::IsMember({"local", "slurm"}))
@@ -64,10 +90,20 @@ class OptimizeCommand : public Command {
     sub->add_option("--cache-dir", cache_dir_, "Result cache (default: $STARK_CACHE_DIR, else BUILD_DIR/.stark/cache)")->transform(absolute_path());
     sub->add_flag("--no-cache", no_cache_,
                   "Neither reuse nor store results or LLM replies (see stark cache --help)");
-    sub->add_flag("--dry-run", dry_run_, "Print the prompts an LLM backend would get; send nothing");
-    sub->add_option("--max-cost", max_cost_, "Stop searching once the LLM calls cost this many USD")
+    sub->add_flag("--dry-run", dry_run_,
+                  "Print each role's prompt for every kernel (plan, code, debug) as an LLM backend would get it; send "
+                  "nothing, evaluate nothing");
+    sub->add_option("--max-cost", max_cost_,
+                    "Stop searching once the LLM calls cost this many USD (the models' prices must be known: see --price)")
         ->check(CLI::NonNegativeNumber);
-    sub->add_option("--time-limit", time_limit_, "Wall-clock seconds per kernel")->check(CLI::PositiveNumber);
+    sub->add_option("--price", price_,
+                    "USD per million input and output tokens, for models or endpoints whose prices STARK does not know")
+        ->expected(2)
+        ->check(CLI::NonNegativeNumber);
+    sub->add_option("--llm-timeout", llm_timeout_, "Seconds one role's call may take, retries included")
+        ->check(CLI::PositiveNumber);
+    sub->add_option("--time-limit", time_limit_, "Wall-clock seconds per kernel (a call still running then is cut short)")
+        ->check(CLI::PositiveNumber);
     auto* quiet = sub->add_flag("-q,--quiet", quiet_, "Only warnings and errors");
     sub->add_flag("-v,--verbose", verbose_, "A line per attempt with its diagnostics")->excludes(quiet);
     sub->add_option("test_command", test_command_, "Command whose CUDA launches are captured (after --), e.g. ctest");
@@ -87,6 +123,10 @@ class OptimizeCommand : public Command {
         "neither reads nor writes them.\n"
         "\nBackends: builtin (offline expert, no network), openai (OPENAI_API_KEY; any OpenAI-compatible\n"
         "--base-url), anthropic (ANTHROPIC_API_KEY), command (--command PROGRAM).\n"
+        "\nThe search: --epsilon, --n-root, --n-child and --top-r are the paper's hyperparameters (defaults\n"
+        "are its values); --parallel 1 runs its loop one expansion at a time. A saved search resumes only\n"
+        "under the same backend, models, temperatures, prompts and hyperparameters (each kind of run keeps\n"
+        "its own state in OUT/state/).\n"
         "\nExamples:\n"
         "  stark optimize -p build -- ctest --test-dir build\n"
         "  stark optimize -p build --backend anthropic --model claude-sonnet-4-5 --max-cost 5 -- ctest --test-dir build\n"
@@ -101,6 +141,14 @@ class OptimizeCommand : public Command {
     auto note = [&](const std::string& m) {
       if (!quiet_) progress.message("stark: " + m);
     };
+
+    // Usage errors first: nothing is scanned, probed or run for a command
+    // line that cannot work.
+    llm::ClientStack stack;
+    if (auto ok = make_llm_stack(stack); !ok) {
+      print_error(ok.error().message);
+      return kExitUsage;
+    }
 
     auto input = obtain_manifest(build_dir_, target_, config_, manifest_);
     if (!input) {
@@ -126,8 +174,16 @@ class OptimizeCommand : public Command {
       print_error("no [[stark::optimize]] kernel found" + std::string(input->had_errors ? " (see the errors above)" : ""));
       return kExitFailed;
     }
-
     fs::path store = harness::default_store(manifest.build_dir);
+    OptimizeOptions oo = optimize_options(out, manifest_path);
+    if (dry_run_) return preview(manifest, stack, store, oo, note);
+    return search(manifest, *input, stack, store, out, oo, progress, note);
+  }
+
+  /// The whole search, once the manifest is in hand.
+  int search(const Manifest& manifest, const ManifestInput& input, const llm::ClientStack& stack, const fs::path& store,
+             const fs::path& out, OptimizeOptions oo, ProgressDisplay& progress,
+             const std::function<void(const std::string&)>& note) {
     harness::GpuEvaluatorOptions eo;
     eo.store = store;
     eo.cache_dir = harness::default_cache(manifest.build_dir);
@@ -142,18 +198,7 @@ class OptimizeCommand : public Command {
       progress.message(fmt::format("stark: warning: no GPU ({}): candidates are compiled and checked, nothing is "
                                    "captured or timed; every kernel ends 'untimed'",
                                    evaluator.no_gpu_reason()));
-    if (gpu && !test_command_.empty()) {
-      harness::CaptureOptions co;
-      co.store = store;
-      co.cache_dir = eo.cache_dir;
-      co.command = test_command_;
-      harness::Printer printer{note, [&](const std::string& s) { progress.message("stark: warning: " + s); },
-                               [&](const std::string& s) { progress.message("stark: error: " + s); }};
-      note("capturing the kernels' inputs: " + join_command(test_command_));
-      if (harness::run_capture(manifest, co, printer) != 0)
-        progress.message("stark: warning: the capture did not record every kernel; kernels without inputs use their "
-                         "annotation's args/buffers or fail with the reason");
-    }
+    if (gpu && !test_command_.empty()) capture(manifest, store, eo.cache_dir, progress, note);
 
     auto setup = locate_clang_setup();
     if (!setup) {
@@ -161,46 +206,16 @@ class OptimizeCommand : public Command {
       return kExitFailed;
     }
     ClangVariantValidator validator(*setup, manifest.source_root);
+    std::unique_ptr<Team> team = backend_ == "builtin" ? make_builtin_team(manifest, *setup) : llm_team(stack);
 
-    std::unique_ptr<Team> team;
-    llm::ClientStack stack;
-    if (backend_ == "builtin") {
-      team = make_builtin_team(manifest, *setup);
-    } else {
-      llm::ClientOptions co;
-      if (!no_cache_) co.cache_dir = fs::path(manifest.build_dir) / ".stark" / "llm-cache";
-      co.cache_read = !force_;
-      co.audit_dir = out / "audit";
-      co.dry_run = dry_run_;
-      co.dry_run_out = &std::cout;
-      co.concurrency = parallel_;
-      auto made = llm::make_chat_client(backend_, model_, base_url_, command_, co);
-      if (!made) {
-        print_error(made.error().message);
-        return kExitUsage;
-      }
-      stack = std::move(*made);
-      team = std::make_unique<LlmTeam>(*stack.client, LlmTeamOptions{backend_, stack.model});
-    }
-
-    OptimizeOptions oo;
-    oo.out_dir = out;
-    oo.manifest_path = manifest_path.string();
-    oo.kernels = kernels_;
-    oo.budget = budget_;
     if (!gpu && !budget_) {
       oo.budget_cap = kUntimedBudget;
       note(fmt::format("no GPU: at most {} attempts per kernel, enough to check that candidates compile "
                        "(--budget N for more)",
                        kUntimedBudget));
     }
-    oo.seed = seed_;
-    oo.parallel = parallel_;
-    oo.max_cost_usd = max_cost_;
-    oo.kernel_time_limit_s = time_limit_;
-    oo.fresh = force_;
     ResultCache cache(resolve_cache_dir(cache_dir_, manifest.build_dir));
-    if (!no_cache_ && !dry_run_) {  // a dry run evaluates nothing: nothing to reuse or store
+    if (!no_cache_) {
       oo.cache.cache = &cache;
       oo.cache.read = !force_;
       oo.cache.backend_detail = backend_ == "command" ? command_ : llm::redact_url(base_url_);
@@ -213,17 +228,8 @@ class OptimizeCommand : public Command {
         total += kernel_budget(k, budget_, oo.budget_cap);
     progress.begin_run(static_cast<int>(kernels_.empty() ? manifest.kernels.size() : kernels_.size()), total);
 
-    OptimizeHooks hooks;
-    hooks.begin_kernel = [&](const Kernel& k, int budget, std::optional<double> baseline) {
-      progress.begin_kernel(k.id, budget, baseline);
-    };
-    hooks.attempt = [&](const Kernel&, const SearchNode& n) {
-      progress.attempt({n.id, n.role, n.status, n.time_us, n.strategy, n.diagnostics, n.seconds});
-    };
-    hooks.end_kernel = [&](const KernelResult& k) { progress.end_kernel(k); };
-    hooks.message = [&](const std::string& m) { note(m); };
     auto result = run_optimize(manifest, evaluator, validator, *team, [&](const Kernel& k) { return describe_inputs(store, k); },
-                               oo, hooks);
+                               oo, progress_hooks(progress, note));
     if (!result) {
       print_error(result.error().message);
       return kExitFailed;
@@ -236,7 +242,120 @@ class OptimizeCommand : public Command {
       print_error("no kernel could be searched (each one's reason is above)");
       return kExitFailed;
     }
-    return input->had_errors ? kExitFailed : kExitOk;
+    return input.had_errors ? kExitFailed : kExitOk;
+  }
+
+  /// --dry-run: every role's prompt for each kernel, on stdout; nothing is
+  /// captured, evaluated, saved or cached.
+  int preview(const Manifest& manifest, const llm::ClientStack& stack, const fs::path& store, const OptimizeOptions& oo,
+              const std::function<void(const std::string&)>& note) {
+    auto team = llm_team(stack);
+    OptimizeHooks hooks;
+    hooks.message = note;
+    auto previewed =
+        preview_optimize(manifest, *team, [&](const Kernel& k) { return describe_inputs(store, k); }, oo, hooks);
+    if (!previewed) {
+      print_error(previewed.error().message);
+      return kExitFailed;
+    }
+    note(fmt::format("dry run: the plan, code and debug prompts of {} kernel{} printed; nothing was sent or evaluated",
+                     *previewed, *previewed == 1 ? "" : "s"));
+    return kExitOk;
+  }
+
+  /// The LLM client stack for a model backend (nothing for builtin); Errors
+  /// for a command line that cannot work (no model, no key, no price for
+  /// --max-cost, --dry-run without a model backend).
+  Expected<void> make_llm_stack(llm::ClientStack& stack) {
+    if (backend_ == "builtin") {
+      if (dry_run_)
+        return Error{"--dry-run prints the prompts a model backend would get, and the builtin backend sends none: "
+                     "pick --backend openai, anthropic or command"};
+      return {};
+    }
+    llm::ClientOptions co;
+    if (!no_cache_) co.cache_dir = fs::path(build_dir_) / ".stark" / "llm-cache";
+    co.cache_read = !force_;
+    co.audit_dir = (out_.empty() ? fs::path(build_dir_) / "stark" / (target_.empty() ? "all" : target_) : fs::path(out_)) / "audit";
+    co.dry_run = dry_run_;
+    co.dry_run_out = &std::cout;
+    co.concurrency = parallel_;
+    if (price_.size() == 2) co.price = llm::TokenRates{price_[0], price_[1]};
+    if (llm_timeout_) {
+      auto limit = std::chrono::milliseconds(static_cast<int64_t>(*llm_timeout_ * 1000));
+      co.retry.call_limit = limit;
+      co.command_timeout = std::min(co.command_timeout, limit);
+    }
+    std::string model = model_.empty() ? plan_model_ : model_;
+    auto made = llm::make_chat_client(backend_, model, base_url_, command_, co);
+    if (!made) return made.error();
+    stack = std::move(*made);
+    if (max_cost_) {
+      std::vector<std::string> models{stack.model};
+      for (const auto& m : {plan_model_, code_model_, debug_model_})
+        if (!m.empty()) models.push_back(m);
+      if (auto why = llm::unknown_cost_reason(stack, models))
+        return Error{fmt::format("--max-cost needs the price of every reply, and {}: pass --price IN OUT (USD per "
+                                 "million input and output tokens)",
+                                 *why)};
+    }
+    return {};
+  }
+
+  std::unique_ptr<Team> llm_team(const llm::ClientStack& stack) const {
+    LlmTeamOptions to;
+    to.backend = backend_;
+    to.endpoint = backend_ == "command" ? command_ : llm::redact_url(stack.base_url);
+    to.model = stack.model;
+    to.plan_model = plan_model_;
+    to.code_model = code_model_;
+    to.debug_model = debug_model_;
+    to.plan_temperature = plan_temperature_;
+    to.code_temperature = code_temperature_;
+    to.debug_temperature = debug_temperature_;
+    return std::make_unique<LlmTeam>(*stack.client, to);
+  }
+
+  OptimizeOptions optimize_options(const fs::path& out, const fs::path& manifest_path) const {
+    OptimizeOptions oo;
+    oo.out_dir = out;
+    oo.manifest_path = manifest_path.string();
+    oo.kernels = kernels_;
+    oo.budget = budget_;
+    oo.seed = seed_;
+    oo.parallel = parallel_;
+    oo.rules = rules_;
+    oo.max_cost_usd = max_cost_;
+    oo.kernel_time_limit_s = time_limit_;
+    oo.fresh = force_;
+    return oo;
+  }
+
+  void capture(const Manifest& manifest, const fs::path& store, const fs::path& cache_dir, ProgressDisplay& progress,
+               const std::function<void(const std::string&)>& note) {
+    harness::CaptureOptions co;
+    co.store = store;
+    co.cache_dir = cache_dir;
+    co.command = test_command_;
+    harness::Printer printer{note, [&](const std::string& s) { progress.message("stark: warning: " + s); },
+                             [&](const std::string& s) { progress.message("stark: error: " + s); }};
+    note("capturing the kernels' inputs: " + join_command(test_command_));
+    if (harness::run_capture(manifest, co, printer) != 0)
+      progress.message("stark: warning: the capture did not record every kernel; kernels without inputs use their "
+                       "annotation's args/buffers or fail with the reason");
+  }
+
+  static OptimizeHooks progress_hooks(ProgressDisplay& progress, const std::function<void(const std::string&)>& note) {
+    OptimizeHooks hooks;
+    hooks.begin_kernel = [&progress](const Kernel& k, int budget, std::optional<double> baseline) {
+      progress.begin_kernel(k.id, budget, baseline);
+    };
+    hooks.attempt = [&progress](const Kernel&, const SearchNode& n) {
+      progress.attempt({n.id, n.role, n.status, n.time_us, n.strategy, n.diagnostics, n.seconds});
+    };
+    hooks.end_kernel = [&progress](const KernelResult& k) { progress.end_kernel(k); };
+    hooks.message = note;
+    return hooks;
   }
 
  private:
@@ -256,7 +375,7 @@ class OptimizeCommand : public Command {
   /// oldest files first, as ccache does after a build.
   void trim_caches(const fs::path& results, const fs::path& compiles,
                    const std::function<void(const std::string&)>& note) const {
-    if (no_cache_ || dry_run_) return;
+    if (no_cache_) return;
     std::vector<fs::path> dirs{results};
     if (compiles != results) dirs.push_back(compiles);
     for (const fs::path& dir : dirs) {
@@ -270,6 +389,12 @@ class OptimizeCommand : public Command {
   static std::string join_command(const std::vector<std::string>& argv) { return fmt::format("{}", fmt::join(argv, " ")); }
 
   std::string build_dir_, target_, config_, manifest_, backend_ = "builtin", model_, base_url_, command_, out_;
+  std::string plan_model_, code_model_, debug_model_;
+  double plan_temperature_ = LlmTeamOptions{}.plan_temperature, code_temperature_ = LlmTeamOptions{}.code_temperature,
+         debug_temperature_ = LlmTeamOptions{}.debug_temperature;
+  SelectionRules rules_;
+  std::vector<double> price_;
+  std::optional<double> llm_timeout_;
   std::string executor_ = "local";
   int workers_ = 0;
   std::vector<std::string> srun_args_;

@@ -22,6 +22,11 @@ constexpr std::pair<const char*, KernelStatus> kStatuses[] = {{"improved", Kerne
                                                               {"untimed", KernelStatus::Untimed}};
 constexpr std::pair<const char*, CacheState> kCacheStates[] = {
     {"hit", CacheState::Hit}, {"miss", CacheState::Miss}, {"off", CacheState::Off}};
+constexpr std::pair<const char*, Grounding> kGroundings[] = {{"none", Grounding::None},
+                                                             {"spans", Grounding::Spans},
+                                                             {"reanchored", Grounding::Reanchored},
+                                                             {"whole_body", Grounding::WholeBody},
+                                                             {"outside_spans", Grounding::OutsideSpans}};
 
 template <typename E, size_t N>
 E parse_enum(const json& j, const char* what, const std::pair<const char*, E> (&table)[N]) {
@@ -42,6 +47,12 @@ const char* enum_name(E e, const std::pair<const char*, E> (&table)[N]) {
 
 const char* to_string(KernelStatus s) { return enum_name(s, kStatuses); }
 const char* to_string(CacheState s) { return enum_name(s, kCacheStates); }
+const char* to_string(Grounding g) { return enum_name(g, kGroundings); }
+std::optional<Grounding> grounding_from_string(std::string_view name) {
+  for (const auto& [text, value] : kGroundings)
+    if (name == text) return value;
+  return std::nullopt;
+}
 
 void to_json(json& j, const TreeNode& n) {
   j = {{"id", n.id},
@@ -52,6 +63,8 @@ void to_json(json& j, const TreeNode& n) {
        {"diagnostics", n.diagnostics},
        {"variant", or_null(n.variant)}};
   if (!n.strategy.empty()) j["strategy"] = n.strategy;
+  if (n.grounding != Grounding::None) j["grounding"] = to_string(n.grounding);
+  if (!n.temperature_dropped.empty()) j["temperature_dropped"] = n.temperature_dropped;
 }
 void from_json(const json& j, TreeNode& n) {
   n = {};
@@ -63,6 +76,8 @@ void from_json(const json& j, TreeNode& n) {
   n.diagnostics = j.value("diagnostics", "");
   n.variant = optional_field<Variant>(j, "variant");
   n.strategy = j.value("strategy", "");
+  if (j.contains("grounding")) n.grounding = parse_enum(j.at("grounding"), "grounding", kGroundings);
+  n.temperature_dropped = j.value("temperature_dropped", std::vector<std::string>{});
 }
 
 std::vector<CaptureTime> capture_times(const Evaluation& e) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -23,6 +24,16 @@ inline constexpr const char* kResultSchema = "stark.result/1";
 enum class KernelStatus { Improved, NoGain, Failed, Skipped, Untimed };
 enum class CacheState { Hit, Miss, Off };
 
+/// How a candidate is tied to the plan that asked for it (docs/design.md,
+/// "Grounding"): whether its change stayed where the plan's markers said.
+enum class Grounding {
+  None,          // no plan: the root, a debug fix
+  Spans,         // the plan kept the node's code outside its markers, and so did the code role
+  Reanchored,    // the plan changed code outside its markers; its spans were found in the node's code and put there
+  WholeBody,     // the plan came without markers (or in words only): one span over the kernel's body
+  OutsideSpans,  // the code role changed code outside the plan's spans (the candidate is still evaluated)
+};
+
 /// One evaluated (or failed) candidate in a kernel's search tree.
 struct TreeNode {
   int id = 0;
@@ -33,6 +44,8 @@ struct TreeNode {
   std::string diagnostics;
   std::optional<Variant> variant;
   std::string strategy;  // extension: what the plan role chose, in a few words
+  Grounding grounding = Grounding::None;  // extension: "grounding", absent for None
+  std::vector<std::string> temperature_dropped;  // extension: roles whose temperature the model did not take
   bool operator==(const TreeNode&) const = default;
 };
 
@@ -90,6 +103,8 @@ struct Result {
 };
 
 const char* to_string(KernelStatus s);
+const char* to_string(Grounding g);
+std::optional<Grounding> grounding_from_string(std::string_view name);
 const char* to_string(CacheState s);
 
 void to_json(nlohmann::json& j, const TreeNode& n);

@@ -34,6 +34,7 @@ std::optional<CacheKeyInputs> kernel_key_inputs(const Manifest& manifest, const 
   in.gpu = *p.gpu;
   in.backend = p.backend;
   in.backend_detail = settings.backend_detail;
+  in.search = p.search;
   in.budget = p.budget;
   in.seed = p.seed;
   in.parallel = p.parallel;

@@ -37,6 +37,7 @@ struct KernelKeyParams {
   int parallel = 0;
   BackendInfo backend;
   std::optional<GpuInfo> gpu;
+  std::string search;  // search_identity(): the team's roles and the search's rules
 };
 
 /// The key's inputs for a kernel; nullopt when its result cannot be cached:

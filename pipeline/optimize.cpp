@@ -9,6 +9,7 @@
 
 #include "core/file_io.h"
 #include "core/hash.h"
+#include "core/text.h"
 #include "pipeline/kernel_brief.h"
 #include "pipeline/kernel_outcome.h"
 
@@ -16,21 +17,22 @@ namespace stark {
 
 namespace fs = std::filesystem;
 
-fs::path state_file(const fs::path& out_dir, const std::string& kernel_id) {
+fs::path state_file(const fs::path& out_dir, const std::string& kernel_id, const std::string& search) {
   std::string name;
   for (char c : kernel_id) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
   if (name.size() > 80) name = name.substr(0, 80);
-  // The hash keeps two ids that sanitise alike apart.
-  return out_dir / "state" / fmt::format("{}-{}.json", name, content_hash(kernel_id).substr(6, 8));
+  // The first hash keeps two ids that sanitise alike apart; the second keeps
+  // each kind of search (search_identity) in a file of its own.
+  return out_dir / "state" /
+         fmt::format("{}-{}-{}.json", name, content_hash(kernel_id).substr(6, 8), content_hash(search).substr(6, 8));
 }
 
-Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, VariantValidator& validator, Team& team,
-                              const InputsFn& inputs, const OptimizeOptions& options, const OptimizeHooks& hooks) {
-  auto say = [&](const std::string& m) {
-    if (hooks.message) hooks.message(m);
-  };
-  std::vector<const Kernel*> selected;
-  for (const auto& id : options.kernels)
+namespace {
+
+/// The kernels --kernel names (all of them without it); an Error naming an
+/// unknown id, with the ids it might mean.
+Expected<std::vector<const Kernel*>> select_kernels(const Manifest& manifest, const std::vector<std::string>& ids) {
+  for (const auto& id : ids)
     if (!manifest.find_kernel(id)) {
       // Users type the kernel's name; ids are file:qualified name.
       std::vector<std::string> near;
@@ -42,11 +44,41 @@ Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, Va
                                            : " (`stark scan -p BUILD --list` lists the kernel ids)";
       return Error{fmt::format("no kernel '{}' in the manifest{}", id, hint)};
     }
+  std::vector<const Kernel*> selected;
   for (const auto& k : manifest.kernels)
-    if (options.kernels.empty() ||
-        std::find(options.kernels.begin(), options.kernels.end(), k.id) != options.kernels.end())
-      selected.push_back(&k);
+    if (ids.empty() || std::find(ids.begin(), ids.end(), k.id) != ids.end()) selected.push_back(&k);
   if (selected.empty()) return Error{"the manifest has no [[stark::optimize]] kernel to optimize"};
+  return selected;
+}
+
+}  // namespace
+
+Expected<int> preview_optimize(const Manifest& manifest, Team& team, const InputsFn& inputs,
+                               const OptimizeOptions& options, const OptimizeHooks& hooks) {
+  auto selected = select_kernels(manifest, options.kernels);
+  if (!selected) return selected.error();
+  int previewed = 0;
+  for (const Kernel* kernel : *selected) {
+    if (kernel->options.skip.value_or(false) && options.kernels.empty()) continue;
+    auto brief = make_brief(manifest, *kernel, inputs ? inputs(*kernel) : CapturedInputs{}, std::nullopt);
+    if (!brief) {
+      if (hooks.message) hooks.message(fmt::format("{}: {}", kernel->id, brief.error().message));
+      continue;
+    }
+    preview_roles(*brief, team, options.rules);
+    ++previewed;
+  }
+  return previewed;
+}
+
+Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, VariantValidator& validator, Team& team,
+                              const InputsFn& inputs, const OptimizeOptions& options, const OptimizeHooks& hooks) {
+  auto say = [&](const std::string& m) {
+    if (hooks.message) hooks.message(m);
+  };
+  auto chosen = select_kernels(manifest, options.kernels);
+  if (!chosen) return chosen.error();
+  const std::vector<const Kernel*>& selected = *chosen;
 
   Result result;
   result.source_root = manifest.source_root;
@@ -66,12 +98,22 @@ Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, Va
   std::vector<const Kernel*> searched;
   for (const Kernel* k : selected)
     if (!(k->options.skip.value_or(false) && options.kernels.empty())) searched.push_back(k);
+  auto search_options = [&](const Kernel& k) {
+    SearchOptions so;
+    so.budget = budget_of(k);
+    so.seed = seed_of(k);
+    so.parallel = options.parallel;
+    so.rules = options.rules;
+    return so;
+  };
   std::map<std::string, CacheLookup> cached =
       look_up_all(manifest, searched, options.cache, options.parallel, evaluator, validator, [&](const Kernel& k) {
-        return KernelKeyParams{budget_of(k), seed_of(k), options.parallel, result.backend, result.gpu};
+        return KernelKeyParams{budget_of(k), seed_of(k), options.parallel, result.backend, result.gpu,
+                               search_identity(team, search_options(k))};
       });
 
   double spent = 0;
+  bool temperature_warned = false;
   for (const Kernel* kernel : selected) {
     bool skip = kernel->options.skip.value_or(false) && options.kernels.empty();
     int budget = budget_of(*kernel);
@@ -108,18 +150,21 @@ Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, Va
     }
     if (hooks.begin_kernel) hooks.begin_kernel(*kernel, budget, std::nullopt);
 
-    SearchOptions so;
-    so.budget = budget;
-    so.seed = seed_of(*kernel);
-    so.parallel = options.parallel;
+    SearchOptions so = search_options(*kernel);
     if (options.max_cost_usd) so.max_cost_usd = std::max(0.0, *options.max_cost_usd - spent);
     if (options.kernel_time_limit_s) so.time_limit = std::chrono::duration<double>(*options.kernel_time_limit_s);
-    so.state_file = state_file(options.out_dir, kernel->id);
+    so.state_file = state_file(options.out_dir, kernel->id, search_identity(team, so));
     if (options.fresh) {
       std::error_code ec;
       fs::remove(so.state_file, ec);
     }
     so.on_node = [&](const SearchTree&, const SearchNode& n) {
+      if (!n.temperature_dropped.empty() && !temperature_warned) {
+        temperature_warned = true;
+        say(fmt::format("warning: the model does not take a temperature: the {} role{} replied at its default "
+                        "(each such node says so in result.json)",
+                        join(n.temperature_dropped, "/"), n.temperature_dropped.size() == 1 ? "" : "s"));
+      }
       if (hooks.attempt) hooks.attempt(*kernel, n);
     };
     SearchOutcome outcome = run_search(*brief, team, evaluator, validator, so);

@@ -46,6 +46,7 @@ struct OptimizeOptions {
   std::optional<int> budget_cap;      // at most this many attempts per kernel, whatever the above says
   uint64_t seed = 0;                  // a kernel's annotation seed wins
   int parallel = 4;
+  SelectionRules rules;               // the search's hyperparameters
   std::optional<double> max_cost_usd;           // over the whole run
   std::optional<double> kernel_time_limit_s;    // per kernel
   bool fresh = false;                 // ignore saved search states
@@ -69,8 +70,17 @@ using InputsFn = std::function<CapturedInputs(const Kernel&)>;
 Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, VariantValidator& validator, Team& team,
                               const InputsFn& inputs, const OptimizeOptions& options, const OptimizeHooks& hooks = {});
 
-/// The file a kernel's search state is saved in, under out_dir/state/.
-std::filesystem::path state_file(const std::filesystem::path& out_dir, const std::string& kernel_id);
+/// `stark optimize --dry-run`: for every selected kernel, each role asked
+/// once (preview_roles) through the team's dry-run client, which prints the
+/// prompts. Nothing is evaluated, saved or cached. Returns how many kernels
+/// were previewed; an Error for unknown --kernel ids.
+Expected<int> preview_optimize(const Manifest& manifest, Team& team, const InputsFn& inputs,
+                               const OptimizeOptions& options, const OptimizeHooks& hooks = {});
+
+/// The file a kernel's search state is saved in, under out_dir/state/: one
+/// per kernel and kind of search (search, from search_identity()).
+std::filesystem::path state_file(const std::filesystem::path& out_dir, const std::string& kernel_id,
+                                 const std::string& search);
 
 }  // namespace stark
 

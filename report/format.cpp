@@ -151,4 +151,15 @@ std::string status_label(KernelStatus s) {
   return "unknown";
 }
 
+std::string grounding_text(Grounding g) {
+  switch (g) {
+    case Grounding::None: return "";
+    case Grounding::Spans: return "grounded: the plan's spans, the rest kept";
+    case Grounding::Reanchored: return "grounded: plan re-anchored (it changed code outside its markers)";
+    case Grounding::WholeBody: return "grounded: whole body (the plan had no markers)";
+    case Grounding::OutsideSpans: return "not grounded: the code changed code outside the plan's spans";
+  }
+  return "";
+}
+
 }  // namespace stark::report

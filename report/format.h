@@ -33,6 +33,10 @@ std::string format_backend(const BackendInfo& b);
 /// (every backend but the built-in expert).
 bool uses_llm(const BackendInfo& b);
 
+/// How a candidate was tied to its plan, in words ("plan re-anchored: it
+/// changed code outside its markers"); empty for Grounding::None.
+std::string grounding_text(Grounding g);
+
 /// The checks of a kernel, split the way a reviewer reads them.
 struct CheckSummary {
   std::vector<const Check*> passed;

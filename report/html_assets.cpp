@@ -192,6 +192,7 @@ const char* const kHtmlScript = R"JS(
     if (node.id === kernel.best) head.appendChild(el("span", "badge improved", "winner"));
     panel.appendChild(head);
     if (node.strategy) panel.appendChild(el("div", "strategy", node.strategy));
+    if (node.grounding) panel.appendChild(el("div", "muted", node.grounding));
     if (node.launch) panel.appendChild(el("div", "muted", "launch: " + node.launch));
     if (node.diagnostics) panel.appendChild(el("pre", "diag", node.diagnostics));
     if (node.source) {

@@ -26,6 +26,7 @@ std::string tooltip(const TreeNode& n, std::optional<double> baseline) {
     if (baseline && *n.time_us > 0) t += " (" + format_speedup(*baseline / *n.time_us) + ")";
   }
   if (!n.strategy.empty()) t += "\n" + n.strategy;
+  if (n.grounding != Grounding::None) t += "\n" + grounding_text(n.grounding);
   if (!n.diagnostics.empty()) t += "\n" + n.diagnostics.substr(0, std::min<size_t>(n.diagnostics.find('\n'), 160));
   return t;
 }

@@ -51,6 +51,7 @@ Expected<ChatReply> AnthropicClient::complete(const ChatRequest& request) {
     HttpRequest http{url_,
                      {{"Content-Type", "application/json"}, {"anthropic-version", options_.version}},
                      body(request, send_temperature).dump()};
+    http.deadline = request.deadline;
     if (options_.api_key) http.headers.emplace_back("x-api-key", *options_.api_key);
     auto outcome = http_.post(http, is_quota_exhausted);
     if (!outcome) return outcome.error();
@@ -73,6 +74,7 @@ Expected<ChatReply> AnthropicClient::complete(const ChatRequest& request) {
     auto reply = parse(request, r);
     if (!reply) return reply.error();
     reply->wire = WireRecord{redact_url(url_), redacted_headers(http), http.body, attempts, r.status};
+    reply->temperature_dropped = request.temperature.has_value() && !send_temperature;
     return reply;
   }
 }

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <thread>
 
 namespace stark::llm {
@@ -40,12 +41,34 @@ void ApiHttp::wait(std::chrono::milliseconds delay) const {
 
 Expected<PostOutcome> ApiHttp::post(const HttpRequest& request,
                                     const std::function<bool(const HttpResponse&)>& permanent) {
+  using Clock = std::chrono::steady_clock;
+  // The call ends at the earlier of its own limit and the caller's deadline.
+  std::optional<Clock::time_point> deadline = request.deadline;
+  if (policy_.call_limit) {
+    auto own = Clock::now() + *policy_.call_limit;
+    deadline = deadline ? std::min(*deadline, own) : own;
+  }
+  auto remaining = [&] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - Clock::now());
+  };
+  auto out_of_time = [&] {
+    return Error{fmt::format("no complete reply from {} before the call's time ran out ({})", request.url,
+                             request.deadline && (!policy_.call_limit || *deadline == *request.deadline)
+                                 ? "the kernel's --time-limit"
+                                 : "--llm-timeout " + seconds_text(*policy_.call_limit))};
+  };
   TransportError last_failure;
   for (int attempt = 1;; ++attempt) {
+    HttpTimeouts timeouts = timeouts_;
+    if (deadline) {
+      if (remaining().count() <= 0) return out_of_time();
+      timeouts.total = std::min(timeouts.total, remaining());
+      timeouts.connect = std::min(timeouts.connect, timeouts.total);
+    }
     std::variant<HttpResponse, TransportError> result;
     {
       Gate::Slot slot(gate_);
-      result = http_post(request, timeouts_);
+      result = http_post(request, timeouts);
     }
     std::optional<std::chrono::milliseconds> delay;
     if (auto* response = std::get_if<HttpResponse>(&result)) {
@@ -60,9 +83,13 @@ Expected<PostOutcome> ApiHttp::post(const HttpRequest& request,
                                  kMaxResponseBytes >> 20)};
       if (last_failure.kind == TransportError::Kind::Other)
         return Error{fmt::format("cannot talk to {}: {}", request.url, last_failure.message)};
+      if (deadline && last_failure.kind == TransportError::Kind::Timeout && remaining().count() <= 0)
+        return out_of_time();
       if (attempt >= policy_.max_attempts) break;
     }
-    wait(delay ? *delay : backoff_.delay(attempt));
+    auto pause = delay ? *delay : backoff_.delay(attempt);
+    if (deadline && pause >= remaining()) return out_of_time();
+    wait(pause);
   }
   if (last_failure.kind == TransportError::Kind::Timeout)
     return Error{fmt::format("no complete reply from {} within {} ({} attempts; raise the timeout for slow models)",

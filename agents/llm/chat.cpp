@@ -27,6 +27,7 @@ json reply_to_json(const ChatReply& reply) {
             {"completion_tokens", reply.completion_tokens},
             {"truncated", reply.truncated},
             {"cached", reply.cached},
+            {"temperature_dropped", reply.temperature_dropped},
             {"cost_usd", or_null(reply.cost_usd)}};
   if (reply.wire) {
     j["wire"] = {{"url", reply.wire->url},
@@ -47,6 +48,7 @@ Expected<ChatReply> reply_from_json(const json& j) {
     r.completion_tokens = j.at("completion_tokens").get<int64_t>();
     r.truncated = j.at("truncated").get<bool>();
     r.cached = j.value("cached", false);
+    r.temperature_dropped = j.value("temperature_dropped", false);
     r.cost_usd = optional_field<double>(j, "cost_usd");
     return r;
   } catch (const json::exception& e) {

@@ -3,6 +3,7 @@
 #ifndef STARK_AGENTS_LLM_CHAT_H
 #define STARK_AGENTS_LLM_CHAT_H
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -34,6 +35,9 @@ struct ChatRequest {
   std::vector<ChatMessage> messages;
   std::optional<double> temperature;  // omitted for models that reject it
   int max_tokens = 8192;              // upper bound on the reply (Anthropic requires one)
+  /// When the caller stops waiting (a kernel's --time-limit); never sent,
+  /// never part of the cache key.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
   /// Whether the caller can use a reply (a role's parse of it). The response
   /// cache stores only replies it accepts and takes a stored one it rejects
   /// for a miss, so a reply that failed is asked for again. Empty: any reply.
@@ -59,6 +63,7 @@ struct ChatReply {
   int64_t completion_tokens = 0;     // output tokens (reasoning tokens included)
   bool truncated = false;            // stopped at max_tokens
   bool cached = false;               // served from STARK's response cache (nothing was sent)
+  bool temperature_dropped = false;  // the request's temperature was not sent: the model rejects the parameter
   std::optional<double> cost_usd;    // unknown (not 0) when the price table has no entry
   std::optional<WireRecord> wire;    // absent for cache hits and non-HTTP backends
 };

@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cctype>
+#include <chrono>
 
 #include "agents/llm/http.h"
 #include "agents/llm/subprocess.h"
@@ -49,10 +51,17 @@ Expected<ChatReply> CommandClient::complete(const ChatRequest& request) {
   if (auto ok = validate_request(request); !ok) return ok.error();
   std::string input = request_to_json(request).dump() + "\n";
 
+  // The caller's deadline (a kernel's --time-limit) cuts a run short.
+  std::chrono::milliseconds limit = options_.timeout;
+  if (request.deadline) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*request.deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return Error{fmt::format("the command '{}' was not run: the kernel's --time-limit has passed", options_.command)};
+    limit = std::min(limit, left);
+  }
   Expected<SubprocessResult> run = Error{""};
   {
     Gate::Slot slot(gate_);
-    run = run_with_input({"/bin/sh", "-c", options_.command}, input, options_.timeout, options_.cwd, kMaxResponseBytes);
+    run = run_with_input({"/bin/sh", "-c", options_.command}, input, limit, options_.cwd, kMaxResponseBytes);
   }
   if (!run) return run.error();
   if (run->too_much_output)
@@ -60,7 +69,7 @@ Expected<ChatReply> CommandClient::complete(const ChatRequest& request) {
                              kMaxResponseBytes >> 20)};
   if (run->timed_out)
     return Error{fmt::format("the command '{}' gave no answer within {:g} s and was killed: {}", options_.command,
-                             static_cast<double>(options_.timeout.count()) / 1000.0, stderr_tail(run->err))};
+                             static_cast<double>(limit.count()) / 1000.0, stderr_tail(run->err))};
   if (run->exit_code != 0)
     return Error{fmt::format("the command '{}' failed with exit status {}: {}", options_.command, run->exit_code,
                              stderr_tail(run->err))};

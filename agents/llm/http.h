@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -18,6 +19,9 @@ struct HttpRequest {
   std::string url;
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
+  /// When the caller stops waiting (a kernel's --time-limit), retries
+  /// included; never sent.
+  std::optional<std::chrono::steady_clock::time_point> deadline;
 };
 
 /// What the server answered. Header names are lower-cased (HTTP header names

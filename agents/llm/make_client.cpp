@@ -65,6 +65,12 @@ Expected<ClientStack> make_chat_client(const std::string& backend, const std::st
         if (!table) return table.error();
         prices = std::make_shared<const PriceTable>(std::move(*table));
       }
+      std::string provider = backend, base = stack.base_url;
+      stack.unknown_cost = [prices, provider, hosted, base](const std::string& m) -> std::string {
+        if (!hosted) return fmt::format("{} is not {}'s own API, so its prices are unknown", redact_url(base), provider);
+        if (!prices->find(provider, m)) return fmt::format("the price table has no entry for {} model '{}'", provider, m);
+        return "";
+      };
       if (backend == "openai") {
         OpenAiOptions o;
         o.base_url = stack.base_url;
@@ -94,10 +100,15 @@ Expected<ClientStack> make_chat_client(const std::string& backend, const std::st
     } else {
       client = std::make_shared<CommandClient>(CommandOptions{command, options.command_timeout, options.concurrency, {}});
     }
+    stack.unknown_cost = [](const std::string&) -> std::string { return "the command backend reports no prices"; };
   } else {
     return Error{fmt::format("unknown LLM backend '{}': expected openai, anthropic or command", backend)};
   }
 
+  if (options.price && !options.dry_run) {
+    client = std::make_shared<PricedClient>(client, *options.price);
+    stack.unknown_cost = [](const std::string&) { return std::string(); };
+  }
   // What is written down names the endpoint without its credentials, and
   // has the key scrubbed out of whatever a server echoed back.
   std::string shown_url = redact_url(stack.base_url);
@@ -113,6 +124,13 @@ Expected<ClientStack> make_chat_client(const std::string& backend, const std::st
                                               shown_url);
   stack.client = std::move(client);
   return stack;
+}
+
+std::optional<std::string> unknown_cost_reason(const ClientStack& stack, const std::vector<std::string>& models) {
+  if (!stack.unknown_cost) return std::nullopt;  // a dry run: nothing is spent
+  for (const auto& m : models)
+    if (std::string why = stack.unknown_cost(m); !why.empty()) return why;
+  return std::nullopt;
 }
 
 }  // namespace stark::llm

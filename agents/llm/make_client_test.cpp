@@ -45,6 +45,39 @@ ClientOptions options(std::map<std::string, std::string> env = {}) {
   return o;
 }
 
+// --max-cost can only be kept where every reply's cost is known.
+TEST(MakeClient, SaysWhyACostWouldBeUnknown) {
+  auto hosted = make_chat_client("anthropic", "claude-sonnet-4-5", "", "", options({{"ANTHROPIC_API_KEY", "k"}}));
+  ASSERT_TRUE(hosted) << hosted.error().message;
+  EXPECT_EQ(unknown_cost_reason(*hosted, {"claude-sonnet-4-5"}), std::nullopt);
+  auto unlisted = unknown_cost_reason(*hosted, {"claude-sonnet-4-5", "claude-house-model"});
+  ASSERT_TRUE(unlisted);
+  EXPECT_NE(unlisted->find("no entry for anthropic model 'claude-house-model'"), std::string::npos) << *unlisted;
+
+  auto local = make_chat_client("openai", "qwen", "http://127.0.0.1:9/v1", "", options());
+  ASSERT_TRUE(local);
+  auto why = unknown_cost_reason(*local, {"qwen"});
+  ASSERT_TRUE(why);
+  EXPECT_NE(why->find("http://127.0.0.1:9/v1 is not openai's own API"), std::string::npos) << *why;
+
+  auto command = make_chat_client("command", "", "", "cat", options());
+  ASSERT_TRUE(command);
+  EXPECT_TRUE(unknown_cost_reason(*command, {""}));
+
+  // Rates given on the command line make every cost known, and are applied.
+  ClientOptions priced = options();
+  priced.price = TokenRates{2.0, 10.0};
+  FakeLlmServer server;
+  auto with_price = make_chat_client("openai", "qwen", server.openai_base(), "", priced);
+  ASSERT_TRUE(with_price);
+  EXPECT_EQ(unknown_cost_reason(*with_price, {"qwen"}), std::nullopt);
+  auto reply = with_price->client->complete(request("qwen"));
+  ASSERT_TRUE(reply) << reply.error().message;
+  ASSERT_TRUE(reply->cost_usd);
+  EXPECT_NEAR(*reply->cost_usd, (reply->prompt_tokens * 2.0 + reply->completion_tokens * 10.0) / 1e6, 1e-12);
+  EXPECT_GT(*reply->cost_usd, 0);
+}
+
 TEST(MakeClient, HostedEndpointWithoutItsKeyIsAClearError) {
   auto openai = make_chat_client("openai", "gpt-5.4", "", "", options());
   ASSERT_FALSE(openai);

@@ -67,6 +67,7 @@ Expected<ChatReply> OpenAiClient::complete(const ChatRequest& request) {
   int attempts = 0;
   for (int fallback = 0;; ++fallback) {
     HttpRequest http{url_, {{"Content-Type", "application/json"}}, body(request, send_temperature, completion_tokens_field).dump()};
+    http.deadline = request.deadline;
     if (options_.api_key) http.headers.emplace_back("Authorization", "Bearer " + *options_.api_key);
     auto outcome = http_.post(http, is_quota_exhausted);
     if (!outcome) return outcome.error();
@@ -94,6 +95,7 @@ Expected<ChatReply> OpenAiClient::complete(const ChatRequest& request) {
     auto reply = parse(request, r);
     if (!reply) return reply.error();
     reply->wire = WireRecord{redact_url(url_), redacted_headers(http), http.body, attempts, r.status};
+    reply->temperature_dropped = request.temperature.has_value() && !send_temperature;
     return reply;
   }
 }

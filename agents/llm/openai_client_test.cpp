@@ -121,6 +121,9 @@ TEST_F(OpenAiClientTest, TemperatureRejectedRetriesOnceWithoutItAndRemembers) {
   auto second = client.complete(request("house-reasoner", 0.8));
   ASSERT_TRUE(second) << second.error().message;
   EXPECT_EQ(second->wire->attempts, 1);
+  // Each reply says its temperature was not applied (the search records it per node).
+  EXPECT_TRUE(first->temperature_dropped);
+  EXPECT_TRUE(second->temperature_dropped);
 
   auto got = server.received();
   ASSERT_EQ(got.size(), 3u);
@@ -128,7 +131,9 @@ TEST_F(OpenAiClientTest, TemperatureRejectedRetriesOnceWithoutItAndRemembers) {
   EXPECT_FALSE(got[1].json.contains("temperature"));
   EXPECT_FALSE(got[2].json.contains("temperature"));  // remembered for the model
   // Another model still gets its temperature.
-  ASSERT_TRUE(client.complete(request("other-model", 0.8)));
+  auto other = client.complete(request("other-model", 0.8));
+  ASSERT_TRUE(other);
+  EXPECT_FALSE(other->temperature_dropped);
   EXPECT_TRUE(server.received().back().json.contains("temperature"));
 }
 
@@ -218,6 +223,37 @@ TEST_F(OpenAiClientTest, TimeoutIsRetried) {
   EXPECT_EQ(reply->text, "in time");
   EXPECT_EQ(server.count(), 2);
   EXPECT_EQ(waits->get().size(), 1u);
+}
+
+// --llm-timeout bounds the whole call: a hung endpoint is not waited for
+// attempt after attempt.
+TEST_F(OpenAiClientTest, TheCallLimitBoundsEveryAttemptTogether) {
+  FakeLlmServer server;
+  for (int i = 0; i < 5; ++i) server.script({200, kJson, testing::openai_completion("too late"), 3000ms});
+  auto o = options(server);
+  o.timeouts.total = 60s;
+  o.retry.call_limit = 400ms;
+  OpenAiClient client(o);
+  auto start = std::chrono::steady_clock::now();
+  auto reply = client.complete(request("local"));
+  ASSERT_FALSE(reply);
+  EXPECT_NE(reply.error().message.find("before the call's time ran out (--llm-timeout 0.4 s)"), std::string::npos)
+      << reply.error().message;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 2500ms);  // not the server's 3 s, let alone 5 x 60 s
+}
+
+// A kernel's --time-limit reaches into a call in progress.
+TEST_F(OpenAiClientTest, TheCallersDeadlineCutsACallShort) {
+  FakeLlmServer server;
+  for (int i = 0; i < 5; ++i) server.script({200, kJson, testing::openai_completion("too late"), 3000ms});
+  auto o = options(server);
+  o.timeouts.total = 60s;
+  OpenAiClient client(o);
+  auto r = request("local");
+  r.deadline = std::chrono::steady_clock::now() + 300ms;
+  auto reply = client.complete(r);
+  ASSERT_FALSE(reply);
+  EXPECT_NE(reply.error().message.find("the kernel's --time-limit"), std::string::npos) << reply.error().message;
 }
 
 TEST_F(OpenAiClientTest, DeadEndpointAfterRetries) {

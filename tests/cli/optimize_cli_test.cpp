@@ -270,12 +270,69 @@ TEST(OptimizeCli, ForceAndNoCacheSendTheRequestsAgain) {
   EXPECT_GT(third, second) << "--no-cache was answered from the response cache";
 }
 
-TEST(OptimizeCli, DryRunSendsNothing) {
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// A dry run shows each role's prompt once per kernel, with placeholders where
+// a search would have a plan or a failure, and fails nothing.
+TEST(OptimizeCli, DryRunPrintsEveryRolesPromptOnceAndFailsNothing) {
   fs::path out = scratch("dry");
   auto r = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "anthropic", "--model",
                   "claude-sonnet-4-5", "--budget", "1", "--dry-run", "--out", out.string()});
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("You are the PLAN role"), std::string::npos) << r.output.substr(0, 3000);
+  EXPECT_EQ(count(r.output, "You are the PLAN role"), 1u) << r.output.substr(0, 3000);
+  EXPECT_EQ(count(r.output, "You are the CODE role"), 1u);
+  EXPECT_EQ(count(r.output, "You are the DEBUG role"), 1u);
+  EXPECT_NE(r.output.find("<the plan role's instruction for this span>"), std::string::npos);
+  EXPECT_NE(r.output.find("<the compiler's or the checks' messages about the candidate>"), std::string::npos);
+  EXPECT_NE(r.output.find("nothing was sent or evaluated"), std::string::npos);
+  EXPECT_EQ(r.output.find("plan_failed"), std::string::npos);
+  EXPECT_FALSE(fs::exists(out / "result.json"));   // nothing to report
+  EXPECT_FALSE(fs::exists(out / "state"));         // nothing another run could resume
+}
+
+TEST(OptimizeCli, DryRunWithTheBuiltinBackendIsAUsageError) {
+  auto r = stark({"optimize", "-p", kBuild.string(), "--dry-run", "--out", scratch("dry_builtin").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("the builtin backend sends none"), std::string::npos) << r.output;
+}
+
+// A command line that cannot work is refused before anything is scanned.
+TEST(OptimizeCli, OptionErrorsComeBeforeTheScan) {
+  fs::path missing = scratch("no_build") / "build";
+  auto r = stark({"optimize", "-p", missing.string(), "--backend", "openai", "--base-url", "http://127.0.0.1:9/v1"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("needs a model"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find(missing.string()), std::string::npos) << "the build was looked at first:\n" << r.output;
+}
+
+// --max-cost is a promise STARK can keep only when it knows what replies cost.
+TEST(OptimizeCli, MaxCostNeedsAKnownPrice) {
+  auto r = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "openai", "--base-url",
+                  "http://127.0.0.1:9/v1", "--model", "local-model", "--max-cost", "1", "--out",
+                  scratch("max_cost").string()});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--max-cost needs the price of every reply"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("is not openai's own API"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--price IN OUT"), std::string::npos) << r.output;
+
+  // With the rates given, replies cost what the tokens say, and the limit holds.
+  CountingModel model;
+  fs::path out = scratch("priced");
+  auto priced = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "openai", "--base-url",
+                       model.base(), "--model", "priced-model", "--price", "2", "10", "--max-cost", "5", "--budget", "2",
+                       "--parallel", "1", "--no-cache", "--out", out.string()});
+  ASSERT_EQ(priced.exit_code, 0) << priced.output;
+  auto result = load_result(out.string());
+  ASSERT_TRUE(result) << result.error().message;
+  ASSERT_EQ(result->kernels.size(), 1u);
+  ASSERT_TRUE(result->kernels[0].cost_usd);
+  // 100 prompt and 50 completion tokens a request, at $2 and $10 per million.
+  double per_request = (100 * 2.0 + 50 * 10.0) / 1e6;
+  EXPECT_NEAR(*result->kernels[0].cost_usd / per_request, model.requests(), 1e-6);
 }
 
 TEST(OptimizeCli, MissingKeyIsOneClearLine) {
