@@ -188,6 +188,7 @@ TEST_F(SlurmTest, AWholeRunSubmittedWithSbatchStartsItsWorkersAsStepsOfItsAlloca
 }
 
 TEST_F(SlurmTest, TheSearchTreeDoesNotDependOnTheNumberOfWorkers) {
+  std::vector<OrderEvent> order;
   auto search = [&](int workers, bool lose_one) {
     options.workers = workers;
     GpuEvaluator ev(p->manifest(), options);
@@ -206,7 +207,13 @@ TEST_F(SlurmTest, TheSearchTreeDoesNotDependOnTheNumberOfWorkers) {
     so.budget = 7;
     so.seed = 11;
     so.parallel = 3;
+    // With several in flight the finishing order picks the next node: every
+    // search follows the order the first one recorded, so only the workers differ.
+    so.state_file = std::filesystem::temp_directory_path() / "stark_slurm_test_state.json";
+    std::filesystem::remove(so.state_file);
+    so.replay = order;
     SearchOutcome out = run_search(brief, team, ev, validator, so);
+    if (auto recorded = recorded_order(so.state_file); order.empty() && recorded) order = *recorded;
     int lost = 0, used = 0;
     for (const auto& s : ev.workers().stats()) {
       lost += s.lost;
