@@ -42,7 +42,10 @@ struct Fixture {
     auto made = llm::make_chat_client("openai", "local-coder", server.openai_base(), "", o);
     if (!made) throw std::runtime_error(made.error().message);
     stack = std::move(*made);
-    team = std::make_unique<LlmTeam>(*stack.client, LlmTeamOptions{"openai", "local-coder"});
+    LlmTeamOptions team_options;
+    team_options.backend = "openai";
+    team_options.model = "local-coder";
+    team = std::make_unique<LlmTeam>(*stack.client, team_options);
   }
   static SearchNode root() {
     SearchNode n;
