@@ -221,7 +221,9 @@ TEST_F(SlurmTest, TheSearchTreeDoesNotDependOnTheNumberOfWorkers) {
     }
     // At least the one killed: a re-queued request may meet its dead
     // worker's slot again before the replacement is up.
-    if (lose_one) EXPECT_GE(lost, 1);
+    if (lose_one) {
+      EXPECT_GE(lost, 1);
+    }
     std::cerr << workers << " workers: " << used << " served requests\n";
     return std::make_pair(out.tree.to_json(), out.attempts);
   };
