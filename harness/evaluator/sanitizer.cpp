@@ -35,6 +35,13 @@ std::string find_compute_sanitizer(const std::string& configured) {
   return "";
 }
 
+std::vector<std::string> sanitizer_tool_options(const std::string& tool) {
+  // Wider than any vector access and any stride a candidate could use to
+  // step over a smaller gap.
+  if (tool == "memcheck") return {"--padding", "65536"};
+  return {};
+}
+
 std::string sanitizer_findings(const std::string& log, size_t n) {
   std::vector<std::string> out;
   std::stringstream ss(log);
@@ -65,6 +72,7 @@ Check run_sanitizer(const std::string& tool, const std::string& compute_sanitize
   fs::path log = tmp_dir / fmt::format("sanitizer-{}-{}-{}.log", tool, getpid(), counter++);
   std::vector<std::string> argv = {compute_sanitizer, "--tool", tool, "--log-file", log.string(),
                                    "--error-exitcode", "86", "--print-limit", "20"};
+  for (auto& o : sanitizer_tool_options(tool)) argv.push_back(o);
   argv.insert(argv.end(), worker_argv.begin(), worker_argv.end());
   CommandOptions options;
   options.env = env;  // the worker's pinning to its GPU

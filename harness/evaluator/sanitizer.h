@@ -22,6 +22,13 @@ namespace stark::harness {
 /// the CUDA toolkit; empty when none is found.
 std::string find_compute_sanitizer(const std::string& configured);
 
+/// The options `tool` runs with besides the log and exit-code plumbing. For
+/// memcheck: a padding allocation after every allocation, so a read just past
+/// a buffer's end never lands in a neighbouring live allocation (the buffer's
+/// own pristine copy, the next parameter), where memcheck would see a valid
+/// address. Part of the memo key: a pass seen under other options is no pass.
+std::vector<std::string> sanitizer_tool_options(const std::string& tool);
+
 /// Runs `worker_argv` under `compute-sanitizer --tool <tool>` on a run_once
 /// request. The Check is named after the tool ("memcheck", "racecheck").
 Check run_sanitizer(const std::string& tool, const std::string& compute_sanitizer,

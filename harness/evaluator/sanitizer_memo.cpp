@@ -4,12 +4,15 @@
 
 #include "core/file_io.h"
 #include "core/hash.h"
+#include "core/text.h"
+#include "harness/evaluator/sanitizer.h"
 
 namespace stark::harness {
 
 std::string SanitizerMemo::key(const std::string& tool, nlohmann::json run_once_request, const nlohmann::json& capture) {
   run_once_request.erase("id");
-  return content_hash("stark-sanitizer-memo/1\n" + tool + "\n" + run_once_request.dump() + "\n" + capture.dump())
+  return content_hash("stark-sanitizer-memo/2\n" + tool + " " + join(sanitizer_tool_options(tool), " ") + "\n" +
+                      run_once_request.dump() + "\n" + capture.dump())
       .substr(6);
 }
 
