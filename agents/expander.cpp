@@ -61,6 +61,7 @@ std::optional<SearchNode> Expander::plan_and_code(const SearchTree& tree, const 
   PlanInput window = plan_window(tree, sel.node, brief, static_cast<size_t>(std::max(rules.top_r, 0)));
   window.proposal = sel.proposal;
   window.deadline = deadline;
+  window.temperature = temperatures.plan;
   auto plan = team.plan(window);
   add_usage(usage, plan.usage);
   if (!plan.value) return failed(n, "plan_failed", plan.value.error().message);
@@ -85,6 +86,7 @@ std::optional<SearchNode> Expander::plan_and_code(const SearchTree& tree, const 
   n.grounding = grounded->mode;
   CodeInput code_in = code_window(tree, sel.node, brief, p);
   code_in.deadline = deadline;
+  code_in.temperature = temperatures.code;
   auto code = team.code(code_in);
   add_usage(usage, code.usage);
   if (!code.value) return failed(n, "code_failed", code.value.error().message);
@@ -112,6 +114,7 @@ std::pair<SearchNode, RoleUsage> Expander::expand(const SearchTree& tree, const 
     n.strategy = "fix: " + tree.node(sel.node).strategy;
     DebugInput debug_in = debug_window(tree, sel.node, brief);
     debug_in.deadline = deadline;
+    debug_in.temperature = temperatures.debug;
     auto fix = team.debug(debug_in);
     add_usage(usage, fix.usage);
     if (!fix.value) return {failed(n, "debug_failed", fix.value.error().message), usage};
@@ -128,6 +131,7 @@ std::pair<SearchNode, RoleUsage> Expander::expand(const SearchTree& tree, const 
 void apply_evaluation(SearchNode& n, const Evaluation& e) {
   n.checks = e.checks;
   n.seconds = e.seconds;
+  n.profile = e.variant_profile;
   n.status = to_string(e.verdict);
   if (e.verdict == Verdict::Accepted && e.variant_us) {
     n.state = NodeState::Correct;

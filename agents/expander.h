@@ -24,6 +24,7 @@ struct Expander {
   VariantValidator& validator;
   const SelectionRules& rules;
   Deadline deadline;  // the kernel's --time-limit, for calls in progress
+  RoleTemperatures temperatures{};  // the search's, given to each role call
 
   /// The new node (its parent set, not yet in the tree) and what its roles
   /// cost. Never throws: every failure is a failed node with its reason.

@@ -102,5 +102,21 @@ TEST(LlmTeam, AnOversizedReplyFailsTheRoleAndIsNotKept) {
   EXPECT_EQ(f.server.count(), 3);
 }
 
+// An annotation's temperature for a role reaches the request; without one
+// the team's own goes out.
+TEST(LlmTeam, TheSearchsTemperatureForARoleIsTheOneSent) {
+  Fixture f;
+  f.answer("STRATEGY: unroll\n```cuda\n" + kSource + "\n```");
+  f.answer("```cuda\n" + kSource + "\n```");
+  PlanInput plan = plan_window(f.tree, 0, f.brief, 3);
+  plan.temperature = 1.25;
+  ASSERT_TRUE(f.team->plan(plan).value);
+  ASSERT_TRUE(f.code().value);
+  auto got = f.server.received();
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_DOUBLE_EQ(got[0].json.at("temperature").get<double>(), 1.25);
+  EXPECT_DOUBLE_EQ(got[1].json.at("temperature").get<double>(), LlmTeamOptions{}.code_temperature);
+}
+
 }  // namespace
 }  // namespace stark

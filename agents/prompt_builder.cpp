@@ -64,6 +64,8 @@ std::string node_text(const SearchNode& n, const SearchNode& root, bool with_dia
   } else {
     how = "FAILED: " + n.status;
   }
+  std::string profile = describe(n.profile);
+  if (!profile.empty()) how += "\nprofile: " + profile;
   std::string out = fmt::format("{} - {}\n```cuda\n{}\n```{}", head, how, n.variant.source, launch_line(n.variant.launch));
   if (with_diagnostics && n.state == NodeState::Failed && !n.diagnostics.empty())
     out += fmt::format("\nwhy it failed:\n```\n{}\n```", clip(n.diagnostics, kDiagnosticsInContext));

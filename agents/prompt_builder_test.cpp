@@ -84,5 +84,45 @@ TEST(PromptBuilder, AKernelWhoseLaunchIsFixedIsToldSoInEveryRole) {
   EXPECT_EQ(plan_prompt(plan_window(tree, 0, brief, 3)).user.find("cannot change"), std::string::npos);
 }
 
+// Every role sees the profile facts of the nodes in its window: the plan
+// role its node, the root and the leaderboard; the code role the node and
+// its cousins; the debug role the failed node and its siblings.
+TEST(PromptBuilder, EveryRoleSeesTheProfileFactsOfItsNodes) {
+  Kernel k;
+  k.id = "src/a.cu:saxpy";
+  k.name = k.qualified_name = "saxpy";
+  KernelBrief brief;
+  brief.kernel = &k;
+  SearchNode root;
+  root.state = NodeState::Correct;
+  root.time_us = 100;
+  root.variant.source = "__global__ void saxpy() { /*root*/ }";
+  root.profile.resources = {{"_Z5saxpyv", 40, 688, 0}};
+  root.profile.occupancy = 0.375;
+  root.profile.achieved_gbs = 840;
+  root.profile.roof_share = 0.21;
+  SearchTree tree(root);
+  SearchNode fast{0, 0, "plan+code", "vectorize", "", {k.id, "__global__ void saxpy() { /*fast*/ }", {}},
+                  NodeState::Correct, "accepted", 50.0};
+  fast.profile.resources = {{"_Z5saxpyv", 24, 0, 4096}};
+  int ifast = tree.add(fast);
+  SearchNode broken{0, 0, "plan+code", "tile", "", {k.id, "__global__ void saxpy() { /*broken*/ }", {}},
+                    NodeState::Failed, "rejected"};
+  broken.profile.resources = {{"_Z5saxpyv", 96, 0, 0}};
+  int ibroken = tree.add(broken);
+
+  const std::string root_facts = "profile: 40 registers, 688 B stack (spills or local arrays); occupancy 38%; 840 GB/s = 21% of the memory roof";
+  std::string plan = plan_prompt(plan_window(tree, 0, brief, 3)).user;
+  EXPECT_NE(plan.find(root_facts), std::string::npos) << plan;
+  EXPECT_NE(plan.find("profile: 24 registers, no stack (no spills), 4.0 KiB static shared"), std::string::npos);
+  std::string code = code_prompt(code_window(tree, ifast, brief, Plan{"x", "y", {}})).user;
+  EXPECT_NE(code.find("profile: 24 registers"), std::string::npos);
+  EXPECT_NE(code.find(root_facts), std::string::npos);
+  std::string debug = debug_prompt(debug_window(tree, ibroken, brief)).user;
+  EXPECT_NE(debug.find("profile: 96 registers"), std::string::npos);
+  EXPECT_NE(debug.find("profile: 24 registers"), std::string::npos);  // its sibling
+  EXPECT_NE(plan_prompt(plan_window(tree, 0, brief, 3)).system.find("memory roof"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace stark

@@ -140,15 +140,22 @@ void preview_roles(const KernelBrief& brief, Team& team, const SelectionRules& r
 
 std::string search_identity(const Team& team, const SearchOptions& options) {
   json team_identity = json::parse(team.identity(), nullptr, /*allow_exceptions=*/false);
-  return json{{"team", team_identity.is_discarded() ? json(team.identity()) : team_identity},
+  json identity{{"team", team_identity.is_discarded() ? json(team.identity()) : team_identity},
               {"seed", options.seed},
               {"parallel", options.parallel},
               {"rules",
                {{"epsilon", options.rules.epsilon},
                 {"n_root", options.rules.n_root},
                 {"n_child", options.rules.n_child},
-                {"top_r", options.rules.top_r}}}}
-      .dump();
+                {"top_r", options.rules.top_r}}}};
+  // Only when an annotation sets them, so the searches saved before they existed still resume.
+  auto put = [&](const char* role, const std::optional<double>& t) {
+    if (t) identity["temperatures"][role] = *t;
+  };
+  put("plan", options.temperatures.plan);
+  put("code", options.temperatures.code);
+  put("debug", options.temperatures.debug);
+  return identity.dump();
 }
 
 SearchOutcome run_search(const KernelBrief& brief, Team& team, Evaluator& evaluator, VariantValidator& validator,
@@ -202,7 +209,7 @@ SearchOutcome run_search(const KernelBrief& brief, Team& team, Evaluator& evalua
     return scripted < script.size() ? std::optional(script[scripted]) : std::nullopt;
   };
 
-  Expander expander{brief, team, evaluator, validator, options.rules, deadline};
+  Expander expander{brief, team, evaluator, validator, options.rules, deadline, options.temperatures};
   Flights flights(expander);
   for (const auto& p : state->pending) flights.launch(p, tree);  // in flight when the search was interrupted
   std::optional<std::string> stop;

@@ -29,6 +29,7 @@ struct SearchOptions {
   int budget = 30;   // attempts: one evaluated (or failed) candidate each
   uint64_t seed = 0;
   SelectionRules rules;
+  RoleTemperatures temperatures;  // per role, over the team's (an annotation's)
   int parallel = 4;  // expansions in flight at once; part of the search, not of the hardware
   /// A recorded order to follow (recorded_order()): selections and commits
   /// happen in that order, so the same replies and verdicts rebuild the

@@ -107,6 +107,7 @@ std::vector<TreeNode> SearchTree::to_result_nodes() const {
     t.strategy = n.strategy;
     t.grounding = n.grounding;
     t.temperature_dropped = n.temperature_dropped;
+    t.profile = n.profile;
     out.push_back(std::move(t));
   }
   return out;
@@ -135,6 +136,7 @@ json SearchTree::to_json() const {
     if (n.grounding != Grounding::None) nodes.back()["grounding"] = to_string(n.grounding);
     if (!n.grounding_note.empty()) nodes.back()["grounding_note"] = n.grounding_note;
     if (!n.temperature_dropped.empty()) nodes.back()["temperature_dropped"] = n.temperature_dropped;
+    if (!n.profile.empty()) nodes.back()["profile"] = n.profile;
   }
   return {{"nodes", nodes}};
 }
@@ -163,6 +165,7 @@ Expected<SearchTree> SearchTree::from_json(const json& j) {
       n.grounding = grounding_from_string(nj.value("grounding", "none")).value_or(Grounding::None);
       n.grounding_note = nj.value("grounding_note", "");
       n.temperature_dropped = nj.value("temperature_dropped", std::vector<std::string>{});
+      n.profile = nj.value("profile", ProfileFacts{});
       for (const auto& e : nj.value("errors", json::array()))
         n.errors.push_back({e.at("id").get<std::string>(), e.at("max_abs").get<double>(), e.at("max_rel").get<double>()});
       return n;

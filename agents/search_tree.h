@@ -58,6 +58,7 @@ struct SearchNode {
   std::string grounding_note{};           // what the code role changed outside the plan's spans, when it did
   std::vector<CaptureError> errors{};     // a wrong candidate's error sizes, for the debug role
   std::vector<std::string> temperature_dropped{};  // roles whose temperature the model did not take
+  ProfileFacts profile{};  // what the evaluation read and measured beyond its time (core/profile.h)
 
   /// Runtime for ranking: failed = +infinity; untimed ranks behind every timed node.
   double score() const;

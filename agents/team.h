@@ -44,6 +44,13 @@ struct KernelBrief {
 /// call still running then is cut short. nullopt: no limit.
 using Deadline = std::optional<std::chrono::steady_clock::time_point>;
 
+/// Temperatures a search asks of each role for its kernel (an annotation's);
+/// nullopt: the team's own.
+struct RoleTemperatures {
+  std::optional<double> plan, code, debug;
+  bool operator==(const RoleTemperatures&) const = default;
+};
+
 /// Plan role window: the node, the root, the node's children, the leaderboard.
 struct PlanInput {
   const KernelBrief* brief = nullptr;
@@ -54,6 +61,7 @@ struct PlanInput {
   int proposal = 0;  // how many other plans for this node are being made at the same time before this one
   std::string refused;  // why this node's previous plan was refused (its grounding); empty for a first plan
   Deadline deadline;
+  std::optional<double> temperature;  // this search's for the role (RoleTemperatures); nullopt: the team's
 };
 
 /// A grounded instruction: the node's source with span markers around the
@@ -73,6 +81,7 @@ struct CodeInput {
   std::vector<const SearchNode*> cousins;
   Plan plan;
   Deadline deadline;
+  std::optional<double> temperature;
 };
 
 /// Debug role window: the failed node, the node it came from, the root and
@@ -84,6 +93,7 @@ struct DebugInput {
   const SearchNode* root = nullptr;
   std::vector<const SearchNode*> siblings;
   Deadline deadline;
+  std::optional<double> temperature;
 };
 
 /// What a role call cost, and what it could not honour.

@@ -139,7 +139,8 @@ class DoctorCommand : public Command {
     findings.push_back(check_tool("compute-sanitizer", {(cuda / "bin" / "compute-sanitizer").string(), "--version"},
                                   "the sanitizer gate will be reported as not run"));
     findings.push_back(check_tool("ncu", {(cuda / "bin" / "ncu").string(), "--version"},
-                                  "profiling feedback will have timings only"));
+                                  "profile facts will lack ncu's throughput figures (registers, occupancy and "
+                                  "bandwidth still come)"));
 
     bool failed = false;
     for (const auto& f : findings) failed |= f.status == Status::Fail;

@@ -48,13 +48,13 @@ class OptimizeCommand : public Command {
     sub->add_option("--plan-model", plan_model_, "Model of the plan role (default: --model)");
     sub->add_option("--code-model", code_model_, "Model of the code role (default: --model)");
     sub->add_option("--debug-model", debug_model_, "Model of the debug role (default: --model)");
-    sub->add_option("--plan-temperature", plan_temperature_, "Temperature of the plan role")
+    given_.plan_t = sub->add_option("--plan-temperature", plan_temperature_, "Temperature of the plan role")
         ->check(CLI::Range(0.0, 2.0))
         ->capture_default_str();
-    sub->add_option("--code-temperature", code_temperature_, "Temperature of the code role")
+    given_.code_t = sub->add_option("--code-temperature", code_temperature_, "Temperature of the code role")
         ->check(CLI::Range(0.0, 2.0))
         ->capture_default_str();
-    sub->add_option("--debug-temperature", debug_temperature_, "Temperature of the debug role")
+    given_.debug_t = sub->add_option("--debug-temperature", debug_temperature_, "Temperature of the debug role")
         ->check(CLI::Range(0.0, 2.0))
         ->capture_default_str();
     sub->add_option("--base-url", base_url_, "API endpoint (vLLM, llama.cpp, Ollama: http://host:port/v1)");
@@ -65,19 +65,22 @@ class OptimizeCommand : public Command {
     sub->add_option("--parallel", parallel_, "Candidates in flight at once (1: the paper's sequential loop)")
         ->check(whole_number(1, 64))
         ->capture_default_str();
-    sub->add_option("--epsilon", rules_.epsilon, "Chance of exploring a random leaf instead of the fastest node")
+    given_.epsilon = sub->add_option("--epsilon", rules_.epsilon, "Chance of exploring a random leaf instead of the fastest node")
         ->check(CLI::Range(0.0, 1.0))
         ->capture_default_str();
-    sub->add_option("--n-root", rules_.n_root, "Children the original may have at most")
+    given_.n_root = sub->add_option("--n-root", rules_.n_root, "Children the original may have at most")
         ->check(whole_number(1, 1000))
         ->capture_default_str();
-    sub->add_option("--n-child", rules_.n_child, "A node whose children all failed is dropped past this many")
+    given_.n_child = sub->add_option("--n-child", rules_.n_child, "A node whose children all failed is dropped past this many")
         ->check(whole_number(0, 1000))
         ->capture_default_str();
-    sub->add_option("--top-r", rules_.top_r, "Fastest nodes the plan role is shown")
+    given_.top_r = sub->add_option("--top-r", rules_.top_r, "Fastest nodes the plan role is shown")
         ->check(whole_number(0, 100))
         ->capture_default_str();
     sub->add_option("--out", out_, "Result directory (default: BUILD_DIR/stark/<target or all>)")->transform(absolute_path());
+    sub->add_option("--ncu", ncu_,
+                    "Nsight Compute for the profile facts every role sees (default: from PATH or the CUDA toolkit; "
+                    "off: none)");
     sub->add_option("--executor", executor_, "Where GPU workers run: local (one per GPU here), slurm (srun --gres=gpu:1)")
         ->check(CLI::IsMember({"local", "slurm"}))
         ->capture_default_str();
@@ -124,7 +127,9 @@ class OptimizeCommand : public Command {
         "\nBackends: builtin (offline expert, no network), openai (OPENAI_API_KEY; any OpenAI-compatible\n"
         "--base-url), anthropic (ANTHROPIC_API_KEY), command (--command PROGRAM).\n"
         "\nThe search: --epsilon, --n-root, --n-child and --top-r are the paper's hyperparameters (defaults\n"
-        "are its values); --parallel 1 runs its loop one expansion at a time. A saved search resumes only\n"
+        "are its values); --parallel 1 runs its loop one expansion at a time. A kernel's annotation may\n"
+        "set them and the role temperatures for itself ([[stark::optimize(\"epsilon=0.2, top_r=5,\n"
+        "plan_temperature=1.0\")]]); an option given here wins. A saved search resumes only\n"
         "under the same backend, models, temperatures, prompts and hyperparameters (each kind of run keeps\n"
         "its own state in OUT/state/).\n"
         "\nExamples:\n"
@@ -189,6 +194,7 @@ class OptimizeCommand : public Command {
     eo.cache_dir = harness::default_cache(manifest.build_dir);
     eo.seed = seed_;
     eo.executor = executor_;
+    eo.ncu = ncu_;
     eo.workers = workers_;
     eo.srun_args = srun_args_;
     if (workers_ == 0) eo.devices.clear();  // one worker per visible GPU
@@ -325,6 +331,7 @@ class OptimizeCommand : public Command {
     oo.seed = seed_;
     oo.parallel = parallel_;
     oo.rules = rules_;
+    oo.given = given_settings();
     oo.max_cost_usd = max_cost_;
     oo.kernel_time_limit_s = time_limit_;
     oo.fresh = force_;
@@ -393,9 +400,28 @@ class OptimizeCommand : public Command {
   double plan_temperature_ = LlmTeamOptions{}.plan_temperature, code_temperature_ = LlmTeamOptions{}.code_temperature,
          debug_temperature_ = LlmTeamOptions{}.debug_temperature;
   SelectionRules rules_;
+  /// The search settings' options, to tell given from defaulted: the given
+  /// ones win over a kernel's annotation.
+  struct {
+    CLI::Option *plan_t = nullptr, *code_t = nullptr, *debug_t = nullptr, *epsilon = nullptr, *n_root = nullptr,
+                *n_child = nullptr, *top_r = nullptr;
+  } given_;
+  SearchSettings given_settings() const {
+    SearchSettings s;
+    auto given = [](const CLI::Option* o) { return o && o->count() > 0; };
+    if (given(given_.epsilon)) s.epsilon = rules_.epsilon;
+    if (given(given_.n_root)) s.n_root = rules_.n_root;
+    if (given(given_.n_child)) s.n_child = rules_.n_child;
+    if (given(given_.top_r)) s.top_r = rules_.top_r;
+    if (given(given_.plan_t)) s.plan_temperature = plan_temperature_;
+    if (given(given_.code_t)) s.code_temperature = code_temperature_;
+    if (given(given_.debug_t)) s.debug_temperature = debug_temperature_;
+    return s;
+  }
   std::vector<double> price_;
   std::optional<double> llm_timeout_;
   std::string executor_ = "local";
+  std::string ncu_;
   int workers_ = 0;
   std::vector<std::string> srun_args_;
   std::vector<std::string> kernels_, test_command_;

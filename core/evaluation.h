@@ -11,6 +11,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "core/gpu_info.h"
+#include "core/profile.h"
 
 namespace stark {
 
@@ -45,6 +46,10 @@ struct CaptureEvaluation {
   /// Extension: the bytes this launch must move through DRAM at least once
   /// (harness/worker/traffic.h), for its share of the memory roof.
   std::optional<uint64_t> bytes;
+  /// Extension: CUDA's occupancy calculator at this capture's launch shape
+  /// (active warps per multiprocessor over the most allowed), per kernel.
+  std::optional<double> baseline_occupancy;
+  std::optional<double> variant_occupancy;
   bool operator==(const CaptureEvaluation&) const = default;
 };
 
@@ -66,6 +71,10 @@ struct Evaluation {
   // Extension: wall seconds of the evaluation's phases that ran ("compile",
   // "judge", "gates", "sanitize"), so a slow search shows where its time went.
   std::map<std::string, double> seconds;
+  // Extension: what the original and the variant cost the GPU beyond their
+  // time (core/profile.h), as far as this evaluation got.
+  ProfileFacts baseline_profile;
+  ProfileFacts variant_profile;
   bool operator==(const Evaluation&) const = default;
 };
 
@@ -75,6 +84,8 @@ void to_json(nlohmann::json& j, const Check& c);
 void from_json(const nlohmann::json& j, Check& c);
 void to_json(nlohmann::json& j, const Timing& t);
 void from_json(const nlohmann::json& j, Timing& t);
+void to_json(nlohmann::json& j, const CaptureEvaluation& c);
+void from_json(const nlohmann::json& j, CaptureEvaluation& c);
 void to_json(nlohmann::json& j, const Evaluation& e);
 void from_json(const nlohmann::json& j, Evaluation& e);
 

@@ -136,8 +136,29 @@ Expected<void> apply_option(KernelOptions& o, std::string_view item) {
     auto& slot = key == "grid" ? o.grid : key == "block" ? o.block : o.shmem;
     return set_once(slot, key, std::string(value));
   }
+  if (key == "epsilon" || key == "plan_temperature" || key == "code_temperature" || key == "debug_temperature") {
+    auto v = parse_float(key, value);
+    if (!v) return v.error();
+    double most = key == "epsilon" ? 1.0 : 2.0;
+    if (*v < 0 || *v > most) return Error{fmt::format("'{}' must be from 0 to {}, got '{}'", key, most, value)};
+    auto& slot = key == "epsilon"            ? o.search.epsilon
+                 : key == "plan_temperature" ? o.search.plan_temperature
+                 : key == "code_temperature" ? o.search.code_temperature
+                                             : o.search.debug_temperature;
+    return set_once(slot, key, *v);
+  }
+  if (key == "n_root" || key == "n_child" || key == "top_r") {
+    auto v = parse_int(key, value);
+    if (!v) return v.error();
+    int64_t least = key == "n_root" ? 1 : 0, most = key == "top_r" ? 100 : 1000;
+    if (*v < least || *v > most) return Error{fmt::format("'{}' must be from {} to {}, got {}", key, least, most, *v)};
+    auto& slot = key == "n_root" ? o.search.n_root : key == "n_child" ? o.search.n_child : o.search.top_r;
+    return set_once(slot, key, *v);
+  }
   return Error{fmt::format(
-      "unknown option '{}' (known: budget, rtol, atol, skip, seed, args, buffers, grid, block, shmem)", key)};
+      "unknown option '{}' (known: budget, rtol, atol, skip, seed, args, buffers, grid, block, shmem, epsilon, n_root, "
+      "n_child, top_r, plan_temperature, code_temperature, debug_temperature)",
+      key)};
 }
 
 Expected<std::vector<ScalarArg>> parse_scalar_args(std::string_view text) {
@@ -190,6 +211,54 @@ void to_json(nlohmann::json& j, const KernelOptions& o) {
   if (o.grid) j["grid"] = *o.grid;
   if (o.block) j["block"] = *o.block;
   if (o.shmem) j["shmem"] = *o.shmem;
+}
+
+SearchSettings SearchSettings::over(const SearchSettings& fallback) const {
+  SearchSettings s = *this;
+  auto fill = [](auto& slot, const auto& other) {
+    if (!slot) slot = other;
+  };
+  fill(s.epsilon, fallback.epsilon);
+  fill(s.n_root, fallback.n_root);
+  fill(s.n_child, fallback.n_child);
+  fill(s.top_r, fallback.top_r);
+  fill(s.plan_temperature, fallback.plan_temperature);
+  fill(s.code_temperature, fallback.code_temperature);
+  fill(s.debug_temperature, fallback.debug_temperature);
+  return s;
+}
+
+namespace {
+
+template <typename T>
+void put(nlohmann::json& j, const char* key, const std::optional<T>& v) {
+  if (v) j[key] = *v;
+}
+
+}  // namespace
+
+void to_json(nlohmann::json& j, const SearchSettings& s) {
+  j = nlohmann::json::object();
+  put(j, "epsilon", s.epsilon);
+  put(j, "n_root", s.n_root);
+  put(j, "n_child", s.n_child);
+  put(j, "top_r", s.top_r);
+  put(j, "plan_temperature", s.plan_temperature);
+  put(j, "code_temperature", s.code_temperature);
+  put(j, "debug_temperature", s.debug_temperature);
+}
+
+void from_json(const nlohmann::json& j, SearchSettings& s) {
+  // Through apply_option, so a manifest cannot carry a value an annotation could not.
+  KernelOptions o;
+  for (const auto& [key, value] : j.items()) {
+    if (!value.is_number()) throw std::invalid_argument(fmt::format("search setting '{}' is not a number", key));
+    if (auto ok = apply_option(o, fmt::format("{}={}", key, value.dump())); !ok)
+      throw std::invalid_argument(ok.error().message);
+  }
+  s = o.search;
+  o.search = {};
+  if (!(o == KernelOptions{})) throw std::invalid_argument("'search' holds a key that is not a search setting");
 }
 
 void from_json(const nlohmann::json& j, KernelOptions& o) {

@@ -15,6 +15,24 @@
 namespace stark {
 
 /// Per-kernel settings from the annotation; unset fields take run defaults.
+/// The search's hyperparameters and the roles' temperatures (docs/design.md,
+/// "The method"), each as given (nullopt: not given): an annotation's for its
+/// kernel, or the command line's, which win over the annotation's.
+struct SearchSettings {
+  std::optional<double> epsilon;
+  std::optional<int64_t> n_root;
+  std::optional<int64_t> n_child;
+  std::optional<int64_t> top_r;
+  std::optional<double> plan_temperature;
+  std::optional<double> code_temperature;
+  std::optional<double> debug_temperature;
+
+  bool empty() const { return *this == SearchSettings{}; }
+  /// This one's values, and `fallback`'s where this one has none.
+  SearchSettings over(const SearchSettings& fallback) const;
+  bool operator==(const SearchSettings&) const = default;
+};
+
 struct KernelOptions {
   std::optional<int64_t> budget;
   std::optional<double> rtol;
@@ -27,6 +45,7 @@ struct KernelOptions {
   std::optional<std::string> grid;     // launch expressions over args
   std::optional<std::string> block;
   std::optional<std::string> shmem;
+  SearchSettings search;  // in the manifest beside "options", under "search" (an extension)
 
   bool operator==(const KernelOptions&) const = default;
 };
@@ -49,6 +68,10 @@ struct BufferSpec {
 };
 Expected<std::vector<BufferSpec>> parse_buffer_specs(std::string_view text);
 
+/// Values are checked as apply_option checks them: a bad one throws.
+void to_json(nlohmann::json& j, const SearchSettings& s);
+void from_json(const nlohmann::json& j, SearchSettings& s);
+/// Without `search`, which the manifest keeps apart (its "options" are a contract).
 void to_json(nlohmann::json& j, const KernelOptions& o);
 void from_json(const nlohmann::json& j, KernelOptions& o);
 

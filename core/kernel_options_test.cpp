@@ -1,6 +1,7 @@
 #include "core/kernel_options.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 namespace stark {
 namespace {
@@ -84,6 +85,46 @@ TEST(KernelOptions, StructuredArgsAndBuffers) {
   ASSERT_EQ(bufs->size(), 2u);
   EXPECT_EQ((*bufs)[1].count, "min(n, 4)");
   EXPECT_FALSE(parse_scalar_args("n=1, n=2"));
+}
+
+TEST(KernelOptions, TheSearchsSettingsForOneKernel) {
+  auto o = parse({"epsilon=0.2", "n_root=8", "n_child=0", "top_r=5", "plan_temperature=1.0", "code_temperature=0",
+                  "debug_temperature=0.3"});
+  ASSERT_TRUE(o) << o.error().message;
+  EXPECT_EQ(o->search.epsilon, 0.2);
+  EXPECT_EQ(o->search.n_root, 8);
+  EXPECT_EQ(o->search.n_child, 0);
+  EXPECT_EQ(o->search.top_r, 5);
+  EXPECT_EQ(o->search.plan_temperature, 1.0);
+  EXPECT_EQ(o->search.code_temperature, 0.0);
+  EXPECT_EQ(o->search.debug_temperature, 0.3);
+  EXPECT_EQ(parse({"epsilon=1.5"}).error().message, "'epsilon' must be from 0 to 1, got '1.5'");
+  EXPECT_EQ(parse({"n_root=0"}).error().message, "'n_root' must be from 1 to 1000, got 0");
+  EXPECT_EQ(parse({"top_r=-1"}).error().message, "'top_r' must be from 0 to 100, got -1");
+  EXPECT_EQ(parse({"code_temperature=hot"}).error().message, "'code_temperature' expects a number, got 'hot'");
+  EXPECT_EQ(parse({"top_r=3", "top_r=4"}).error().message, "option 'top_r' is given twice");
+
+  // In JSON they travel apart from "options" (a contract that lists its keys).
+  nlohmann::json options = *o;
+  EXPECT_FALSE(options.contains("epsilon"));
+  nlohmann::json search = o->search;
+  EXPECT_EQ(search.get<SearchSettings>(), o->search);
+}
+
+// A manifest is read back as an annotation is parsed: it cannot carry a
+// value or a key that an annotation could not.
+TEST(KernelOptions, AManifestsSearchSettingsAreCheckedLikeAnAnnotations) {
+  EXPECT_THROW(nlohmann::json::parse(R"({"epsilon": 5})").get<SearchSettings>(), std::invalid_argument);
+  EXPECT_THROW(nlohmann::json::parse(R"({"budget": 5})").get<SearchSettings>(), std::invalid_argument);
+  EXPECT_THROW(nlohmann::json::parse(R"({"top_r": "3"})").get<SearchSettings>(), std::invalid_argument);
+  EXPECT_THROW(nlohmann::json::parse(R"({"n_root": 2.5})").get<SearchSettings>(), std::invalid_argument);
+  SearchSettings a, b;
+  a.epsilon = 0.5;
+  b.epsilon = 0.1;
+  b.top_r = 2;
+  SearchSettings merged = a.over(b);
+  EXPECT_EQ(merged.epsilon, 0.5);
+  EXPECT_EQ(merged.top_r, 2);
 }
 
 }  // namespace

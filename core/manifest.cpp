@@ -194,6 +194,7 @@ void to_json(json& j, const Kernel& k) {
   if (k.compile) j["compile"] = *k.compile;
   j["launches"] = k.launches;
   if (!k.fixed_launch.empty()) j["fixed_launch"] = k.fixed_launch;
+  if (!k.options.search.empty()) j["search"] = k.options.search;
   if (k.module_variables) j["module_variables"] = *k.module_variables;
   if (k.fingerprint) j["fingerprint"] = *k.fingerprint;
 }
@@ -211,6 +212,7 @@ void from_json(const json& j, Kernel& k) {
   k.params = j.at("params").get<std::vector<Param>>();
   k.instantiations = j.at("instantiations").get<std::vector<Instantiation>>();
   k.options = j.value("options", KernelOptions{});
+  k.options.search = j.value("search", SearchSettings{});
   if (j.contains("compile") && !j["compile"].is_null()) k.compile = j["compile"].get<CompileCommand>();
   k.launches = j.value("launches", std::vector<Launch>{});
   k.fixed_launch = j.value("fixed_launch", std::string());

@@ -65,6 +65,7 @@ void to_json(json& j, const TreeNode& n) {
   if (!n.strategy.empty()) j["strategy"] = n.strategy;
   if (n.grounding != Grounding::None) j["grounding"] = to_string(n.grounding);
   if (!n.temperature_dropped.empty()) j["temperature_dropped"] = n.temperature_dropped;
+  if (!n.profile.empty()) j["profile"] = n.profile;
 }
 void from_json(const json& j, TreeNode& n) {
   n = {};
@@ -78,6 +79,7 @@ void from_json(const json& j, TreeNode& n) {
   n.strategy = j.value("strategy", "");
   if (j.contains("grounding")) n.grounding = parse_enum(j.at("grounding"), "grounding", kGroundings);
   n.temperature_dropped = j.value("temperature_dropped", std::vector<std::string>{});
+  n.profile = j.value("profile", ProfileFacts{});
 }
 
 std::vector<CaptureTime> capture_times(const Evaluation& e) {

@@ -46,6 +46,7 @@ struct TreeNode {
   std::string strategy;  // extension: what the plan role chose, in a few words
   Grounding grounding = Grounding::None;  // extension: "grounding", absent for None
   std::vector<std::string> temperature_dropped;  // extension: roles whose temperature the model did not take
+  ProfileFacts profile;  // extension: "profile", absent when empty
   bool operator==(const TreeNode&) const = default;
 };
 

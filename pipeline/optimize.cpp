@@ -53,6 +53,25 @@ Expected<std::vector<const Kernel*>> select_kernels(const Manifest& manifest, co
 
 }  // namespace
 
+SelectionRules kernel_rules(const Kernel& k, const SelectionRules& defaults, const SearchSettings& given) {
+  SearchSettings s = given.over(k.options.search);
+  SelectionRules r = defaults;
+  if (s.epsilon) r.epsilon = *s.epsilon;
+  if (s.n_root) r.n_root = static_cast<int>(*s.n_root);
+  if (s.n_child) r.n_child = static_cast<int>(*s.n_child);
+  if (s.top_r) r.top_r = static_cast<int>(*s.top_r);
+  return r;
+}
+
+RoleTemperatures kernel_temperatures(const Kernel& k, const SearchSettings& given) {
+  const SearchSettings& a = k.options.search;
+  RoleTemperatures t;
+  if (!given.plan_temperature) t.plan = a.plan_temperature;
+  if (!given.code_temperature) t.code = a.code_temperature;
+  if (!given.debug_temperature) t.debug = a.debug_temperature;
+  return t;
+}
+
 Expected<int> preview_optimize(const Manifest& manifest, Team& team, const InputsFn& inputs,
                                const OptimizeOptions& options, const OptimizeHooks& hooks) {
   auto selected = select_kernels(manifest, options.kernels);
@@ -65,7 +84,7 @@ Expected<int> preview_optimize(const Manifest& manifest, Team& team, const Input
       if (hooks.message) hooks.message(fmt::format("{}: {}", kernel->id, brief.error().message));
       continue;
     }
-    preview_roles(*brief, team, options.rules);
+    preview_roles(*brief, team, kernel_rules(*kernel, options.rules, options.given));
     ++previewed;
   }
   return previewed;
@@ -103,7 +122,8 @@ Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, Va
     so.budget = budget_of(k);
     so.seed = seed_of(k);
     so.parallel = options.parallel;
-    so.rules = options.rules;
+    so.rules = kernel_rules(k, options.rules, options.given);
+    so.temperatures = kernel_temperatures(k, options.given);
     return so;
   };
   std::map<std::string, CacheLookup> cached =

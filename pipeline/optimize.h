@@ -38,6 +38,14 @@ inline int kernel_budget(const Kernel& k, std::optional<int> budget, std::option
   return cap ? std::min(b, *cap) : b;
 }
 
+/// One kernel's search rules: `given` (the command line's) where set, else the
+/// kernel's annotation, else `defaults`.
+SelectionRules kernel_rules(const Kernel& k, const SelectionRules& defaults, const SearchSettings& given);
+
+/// The role temperatures an annotation asks for, where the command line gave
+/// none for that role (the team holds the command line's).
+RoleTemperatures kernel_temperatures(const Kernel& k, const SearchSettings& given);
+
 struct OptimizeOptions {
   std::filesystem::path out_dir;
   std::string manifest_path;          // recorded in result.json
@@ -46,7 +54,8 @@ struct OptimizeOptions {
   std::optional<int> budget_cap;      // at most this many attempts per kernel, whatever the above says
   uint64_t seed = 0;                  // a kernel's annotation seed wins
   int parallel = 4;
-  SelectionRules rules;               // the search's hyperparameters
+  SelectionRules rules;               // the search's hyperparameters: the command line's, else the defaults
+  SearchSettings given;               // those the command line gave: they win over a kernel's annotation
   std::optional<double> max_cost_usd;           // over the whole run
   std::optional<double> kernel_time_limit_s;    // per kernel
   bool fresh = false;                 // ignore saved search states

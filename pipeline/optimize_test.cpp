@@ -375,5 +375,48 @@ TEST(OptimizeCache, OffWithoutAGpuOrAFingerprint) {
   EXPECT_EQ(c.cache.stats()->entries, 1);
 }
 
+TEST(Optimize, SearchRulesTakeTheOptionThenTheAnnotationThenTheDefaults) {
+  Kernel k;
+  SelectionRules defaults;
+  EXPECT_EQ(kernel_rules(k, defaults, {}).epsilon, defaults.epsilon);
+  k.options.search.epsilon = 0.1;
+  k.options.search.top_r = 7;
+  SelectionRules r = kernel_rules(k, defaults, {});
+  EXPECT_DOUBLE_EQ(r.epsilon, 0.1);
+  EXPECT_EQ(r.top_r, 7);
+  EXPECT_EQ(r.n_root, defaults.n_root);
+  SearchSettings given;
+  given.epsilon = 0.9;  // on the command line: it wins
+  SelectionRules cli = defaults;
+  cli.epsilon = 0.9;
+  EXPECT_DOUBLE_EQ(kernel_rules(k, cli, given).epsilon, 0.9);
+  EXPECT_EQ(kernel_rules(k, cli, given).top_r, 7);
+
+  k.options.search.plan_temperature = 1.2;
+  k.options.search.debug_temperature = 0.0;
+  SearchSettings t_given;
+  t_given.debug_temperature = 0.3;  // the team holds it
+  RoleTemperatures t = kernel_temperatures(k, t_given);
+  EXPECT_EQ(t.plan, 1.2);
+  EXPECT_FALSE(t.code);
+  EXPECT_FALSE(t.debug);
+}
+
+// A search the annotation tunes is another search: its saved state and
+// cached result are not another's.
+TEST(Optimize, AnAnnotationsSearchSettingsAreInTheSearchIdentity) {
+  Kernel k;
+  SearchOptions a, b;
+  b.rules = kernel_rules(k, a.rules, {});
+  testing::ScriptedTeam team;
+  EXPECT_EQ(search_identity(team, a), search_identity(team, b));
+  k.options.search.n_root = 2;
+  b.rules = kernel_rules(k, a.rules, {});
+  EXPECT_NE(search_identity(team, a), search_identity(team, b));
+  SearchOptions c;
+  c.temperatures.code = 0.5;
+  EXPECT_NE(search_identity(team, a), search_identity(team, c));
+}
+
 }  // namespace
 }  // namespace stark

@@ -49,6 +49,7 @@ std::string page_data(const ReportInput& in, const std::vector<TreeView>& views)
                        {"time_us", or_null(n.time_us)},
                        {"strategy", n.strategy},
                        {"grounding", grounding_text(n.grounding)},
+                       {"profile", describe(n.profile)},
                        {"diagnostics", n.diagnostics},
                        {"source", n.variant ? n.variant->source : ""},
                        {"launch", n.variant && !n.variant->launch.empty() ? json(launch_text(n.variant->launch))

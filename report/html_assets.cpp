@@ -193,6 +193,7 @@ const char* const kHtmlScript = R"JS(
     panel.appendChild(head);
     if (node.strategy) panel.appendChild(el("div", "strategy", node.strategy));
     if (node.grounding) panel.appendChild(el("div", "muted", node.grounding));
+    if (node.profile) panel.appendChild(el("div", "muted", "profile: " + node.profile));
     if (node.launch) panel.appendChild(el("div", "muted", "launch: " + node.launch));
     if (node.diagnostics) panel.appendChild(el("pre", "diag", node.diagnostics));
     if (node.source) {

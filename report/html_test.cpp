@@ -67,6 +67,16 @@ TEST(Html, TheMemoryRoofIsAColumnAndAFactWhereTheRunMeasuredIt) {
   EXPECT_NE(html.find("2.68 TB/s of 4.00 TB/s"), std::string::npos);
 }
 
+// Each node's profile facts travel to the page, where its panel shows them.
+TEST(Html, ANodesProfileFactsAreInItsPanel) {
+  auto in = load_test_input();
+  in.kernels[0].result.tree[0].profile.resources = {{"_Z5saxpyifPKfPf", 16, 0, 0}};
+  in.kernels[0].result.tree[0].profile.occupancy = 1.0;
+  auto html = render_html(in);
+  EXPECT_NE(html.find("\"profile\":\"16 registers, no stack (no spills); occupancy 100%\""), std::string::npos);
+  EXPECT_NE(html.find("\"profile: \" + node.profile"), std::string::npos);
+}
+
 TEST(Html, TheBuiltInExpertHasNoTokensAndUntimedAttemptsAreNotDrawnAsFailed) {
   auto in = load_test_input();
   in.result.backend = {"builtin", ""};

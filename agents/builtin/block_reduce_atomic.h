@@ -14,6 +14,7 @@ class BlockReduceAtomic : public Strategy {
   std::string summary() const override {
     return "atomic accumulation into one address -> per-thread sums, warp-shuffle block reduction, one atomic per block";
   }
+  std::vector<Limiter> eases() const override { return {Limiter::Traffic}; }
   std::vector<Params> candidates(const Subject& s) const override;
   Expected<Variant> apply(const Subject& s, const Params& p) const override;
 };

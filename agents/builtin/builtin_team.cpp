@@ -7,6 +7,7 @@
 #include <set>
 
 #include "agents/builtin/catalogue.h"
+#include "agents/builtin/limiter.h"
 #include "agents/builtin/polish.h"
 #include "agents/grounded.h"
 #include "core/hash.h"
@@ -54,13 +55,14 @@ std::vector<std::string> BuiltinTeam::applied_on(const std::string& source, cons
 
 Expected<std::vector<std::string>> BuiltinTeam::options(const Kernel& kernel, const std::string& source,
                                                         const LaunchOverride& launch, const std::optional<GpuInfo>& gpu,
-                                                        const Scalars& scalars) {
+                                                        const Scalars& scalars, const ProfileFacts& profile) {
   auto a = analysis(kernel, source);
   if (!a) return a.error();
   Subject s{&kernel, source, launch, a->get(), gpu, applied_on(source, launch), scalars};
   // Structural strategies with all their parameter sets first (they are the
   // big wins and the parameters matter); then each polish strategy's first
-  // set; then the polish alternatives.
+  // set; then the polish alternatives. Within each group, what eases the
+  // limiter the node's profile names comes first (limiter.h).
   // (Ranking fast-math first where expf sits in a loop was measured on the
   // H200 and dropped: on softmax's row-cached variants it was slower in 6 of
   // 8 tries, docs/gpu-runs/2026-12-03-h200-third.)
@@ -75,16 +77,27 @@ Expected<std::vector<std::string>> BuiltinTeam::options(const Kernel& kernel, co
     if (!kernel.fixed_launch.empty() && !(v->launch == launch)) return false;
     return bound <= 0 || builtin::constant_block(v->launch) <= bound;
   };
-  std::vector<std::string> first, later;
+  const builtin::Limiter limiter = builtin::diagnose(profile).limiter;
+  auto eases = [&](const Strategy& strategy) {
+    auto e = strategy.eases();
+    return limiter != builtin::Limiter::Unknown && std::find(e.begin(), e.end(), limiter) != e.end();
+  };
+  using Option = std::pair<const Strategy*, std::string>;
+  std::vector<Option> structural, polish, alternatives;
   for (const auto& strategy : catalogue()) {
     auto sets = strategy->candidates(s);
     sets.erase(std::remove_if(sets.begin(), sets.end(), [&](const Params& p) { return !respects_code(*strategy, p); }),
                sets.end());
     bool big = builtin::is_structural(*strategy);
-    for (size_t i = 0; i < sets.size(); ++i) (big || i == 0 ? first : later).push_back(label(*strategy, sets[i]));
+    for (size_t i = 0; i < sets.size(); ++i)
+      (big ? structural : i == 0 ? polish : alternatives).emplace_back(strategy.get(), label(*strategy, sets[i]));
   }
-  first.insert(first.end(), later.begin(), later.end());
-  return first;
+  std::vector<std::string> out;
+  for (auto* group : {&structural, &polish, &alternatives}) {
+    std::stable_partition(group->begin(), group->end(), [&](const Option& o) { return eases(*o.first); });
+    for (auto& o : *group) out.push_back(std::move(o.second));
+  }
+  return out;
 }
 
 Expected<Variant> BuiltinTeam::build(const Kernel& kernel, const std::string& label_text, const std::string& source,
@@ -109,7 +122,7 @@ Expected<Variant> BuiltinTeam::build(const Kernel& kernel, const std::string& la
 RoleReply<Plan> BuiltinTeam::plan(const PlanInput& in) {
   const Kernel& kernel = *in.brief->kernel;
   const SearchNode& node = *in.node;
-  auto all = options(kernel, node.variant.source, node.variant.launch, in.brief->gpu, in.brief->scalars);
+  auto all = options(kernel, node.variant.source, node.variant.launch, in.brief->gpu, in.brief->scalars, node.profile);
   if (!all) return {Error{"builtin: cannot analyse the kernel: " + all.error().message}, {}};
   std::set<std::string> tried;
   for (const SearchNode* c : in.children) tried.insert(c->strategy);
@@ -125,7 +138,15 @@ RoleReply<Plan> BuiltinTeam::plan(const PlanInput& in) {
   Plan p;
   p.strategy = choice;
   auto body = find_body(node.variant.source, kernel.name);
-  if (body && strategy) p.grounded = ground_whole_body(node.variant.source, *body, strategy->summary());
+  // The instruction says why, when the node's profile chose it.
+  std::string instruction = strategy ? strategy->summary() : std::string();
+  if (strategy) {
+    builtin::Diagnosis d = builtin::diagnose(node.profile);
+    auto e = strategy->eases();
+    if (d.limiter != builtin::Limiter::Unknown && std::find(e.begin(), e.end(), d.limiter) != e.end())
+      instruction += fmt::format(" (eases {}: {})", builtin::to_string(d.limiter), d.why);
+  }
+  if (body && strategy) p.grounded = ground_whole_body(node.variant.source, *body, instruction);
   return {p, {}};
 }
 

@@ -15,6 +15,7 @@ class LaunchShape : public Strategy {
  public:
   std::string name() const override { return "block-size"; }
   std::string summary() const override { return "another block size, the grid scaled to cover the same range"; }
+  std::vector<Limiter> eases() const override { return {Limiter::Occupancy, Limiter::MemoryAccess}; }
   std::vector<Params> candidates(const Subject& s) const override;
   Expected<Variant> apply(const Subject& s, const Params& p) const override;
 };
@@ -27,6 +28,7 @@ class BlockShape2D : public Strategy {
  public:
   std::string name() const override { return "block-shape"; }
   std::string summary() const override { return "another 2-D block shape, the grid scaled to cover the same points"; }
+  std::vector<Limiter> eases() const override { return {Limiter::MemoryAccess, Limiter::Occupancy}; }
   std::vector<Params> candidates(const Subject& s) const override;
   Expected<Variant> apply(const Subject& s, const Params& p) const override;
 };
@@ -36,6 +38,7 @@ class LaunchBounds : public Strategy {
  public:
   std::string name() const override { return "launch-bounds"; }
   std::string summary() const override { return "__launch_bounds__ for the block size, so registers fit the occupancy"; }
+  std::vector<Limiter> eases() const override { return {Limiter::Occupancy, Limiter::Spills}; }
   std::vector<Params> candidates(const Subject& s) const override;
   Expected<Variant> apply(const Subject& s, const Params& p) const override;
 };
@@ -47,6 +50,7 @@ class MaxRegisters : public Strategy {
  public:
   std::string name() const override { return "max-registers"; }
   std::string summary() const override { return "__maxnreg__, a register cap so more warps fit on an SM"; }
+  std::vector<Limiter> eases() const override { return {Limiter::Occupancy}; }
   std::vector<Params> candidates(const Subject& s) const override;
   Expected<Variant> apply(const Subject& s, const Params& p) const override;
 };
@@ -60,6 +64,7 @@ class ReadOnlyLoads : public Strategy {
  public:
   std::string name() const override { return "ldg"; }
   std::string summary() const override { return "__ldg loads through const __restrict__ pointers"; }
+  std::vector<Limiter> eases() const override { return {Limiter::MemoryAccess}; }
   std::vector<Params> candidates(const Subject& s) const override;
   Expected<Variant> apply(const Subject& s, const Params& p) const override;
 };
@@ -70,6 +75,7 @@ class RestrictPointers : public Strategy {
  public:
   std::string name() const override { return "restrict"; }
   std::string summary() const override { return "__restrict__ pointers, so loads can use the read-only path"; }
+  std::vector<Limiter> eases() const override { return {Limiter::MemoryAccess}; }
   std::vector<Params> candidates(const Subject& s) const override;
   Expected<Variant> apply(const Subject& s, const Params& p) const override;
 };
@@ -79,6 +85,7 @@ class FastMath : public Strategy {
  public:
   std::string name() const override { return "fast-math"; }
   std::string summary() const override { return "fast intrinsics (__expf, __logf...) within the tolerance"; }
+  std::vector<Limiter> eases() const override { return {Limiter::Compute}; }
   std::vector<Params> candidates(const Subject& s) const override;
   Expected<Variant> apply(const Subject& s, const Params& p) const override;
 };
@@ -88,6 +95,7 @@ class UnrollLoops : public Strategy {
  public:
   std::string name() const override { return "unroll"; }
   std::string summary() const override { return "unrolled loops for instruction-level parallelism"; }
+  std::vector<Limiter> eases() const override { return {Limiter::MemoryAccess, Limiter::Compute}; }
   std::vector<Params> candidates(const Subject& s) const override;
   Expected<Variant> apply(const Subject& s, const Params& p) const override;
 };

@@ -15,6 +15,7 @@ class PrivatizeHistogram : public Strategy {
   std::string summary() const override {
     return "atomic scatter into a table -> per-block table in shared memory, flushed once per block";
   }
+  std::vector<Limiter> eases() const override { return {Limiter::Traffic}; }
   std::vector<Params> candidates(const Subject& s) const override;
   Expected<Variant> apply(const Subject& s, const Params& p) const override;
 };

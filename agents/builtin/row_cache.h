@@ -22,6 +22,7 @@ class RowCache : public Strategy {
   std::string summary() const override {
     return "a row read in several block-strided passes, loaded once into registers (K per thread)";
   }
+  std::vector<Limiter> eases() const override { return {Limiter::Traffic}; }
   std::vector<Params> candidates(const Subject& s) const override;
   Expected<Variant> apply(const Subject& s, const Params& p) const override;
 };

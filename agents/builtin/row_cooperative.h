@@ -16,6 +16,7 @@ class RowCooperative : public Strategy {
   std::string summary() const override {
     return "one block per row: strided row loops, reductions finished with warp shuffles";
   }
+  std::vector<Limiter> eases() const override { return {Limiter::MemoryAccess, Limiter::Occupancy}; }
   std::vector<Params> candidates(const Subject& s) const override;
   Expected<Variant> apply(const Subject& s, const Params& p) const override;
 };

@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "agents/builtin/builtin_team.h"
+#include "agents/context_windows.h"
 #include "agents/builtin/catalogue.h"
 #include "agents/builtin/scanned_kernels_test.h"
 #include "clang_tool/scan.h"
@@ -48,6 +49,52 @@ TEST_F(Strategies, EachNaiveKernelGetsItsPattern) {
     ASSERT_TRUE(options) << id << ": " << options.error().message;
     ASSERT_FALSE(options->empty()) << id;
     EXPECT_EQ(options->front().rfind(first, 0), 0u) << id << " starts with " << options->front();
+  }
+}
+
+// The profile ranks the options: with nothing measured the order is the
+// catalogue's; facts that name a limiter bring what eases it to the front of
+// its group (structural first, then polish), and the plan's instruction says why.
+TEST_F(Strategies, TheNodesProfileRanksWhatEasesItsLimiterFirst) {
+  BuiltinTeam team(manifest_->source_root, setup());
+  const Kernel& k = kernel("src/elementwise.cu:nnops::saxpy_kernel");
+  auto plain = team.options(k, source(k), {}, kH200);
+  ASSERT_TRUE(plain && !plain->empty());
+  EXPECT_EQ(*team.options(k, source(k), {}, kH200, {}, ProfileFacts{}), *plain);
+
+  auto at = [](const std::vector<std::string>& labels, const std::string& label) {
+    return std::find(labels.begin(), labels.end(), label) - labels.begin();
+  };
+  ProfileFacts starved;  // few warps resident, far from the roof
+  starved.resources = {{"k", 64, 0, 0}};
+  starved.occupancy = 0.25;
+  starved.roof_share = 0.2;
+  starved.achieved_gbs = 800;
+  auto ranked = team.options(k, source(k), {}, kH200, {}, starved);
+  ASSERT_TRUE(ranked);
+  ASSERT_EQ(ranked->size(), plain->size());
+  // A register cap eases occupancy; __restrict__ does not: in the catalogue's
+  // order restrict comes first, for this node the cap does.
+  ASSERT_LT(at(*plain, "restrict()"), at(*plain, "max-registers(registers=64)")) << ::testing::PrintToString(*plain);
+  EXPECT_LT(at(*ranked, "max-registers(registers=64)"), at(*ranked, "restrict()")) << ::testing::PrintToString(*ranked);
+  EXPECT_EQ(ranked->front(), plain->front()) << "the structural group stays ahead of the polish";
+  SearchNode root;
+  root.variant.source = source(k);
+  root.profile = starved;
+  SearchTree tree(root);
+  KernelBrief brief;
+  brief.kernel = &k;
+  brief.source = source(k);
+  brief.gpu = kH200;
+  PlanInput in = plan_window(tree, 0, brief, 3);
+  for (size_t i = 0; i < ranked->size(); ++i) {
+    in.proposal = static_cast<int>(i);
+    auto plan = team.plan(in);
+    ASSERT_TRUE(plan.value) << plan.value.error().message;
+    EXPECT_EQ(plan.value->strategy, (*ranked)[i]);
+    if (plan.value->strategy == "max-registers(registers=64)")
+      EXPECT_NE(plan.value->grounded.find("(eases occupancy: occupancy 25% at 64 registers)"), std::string::npos)
+          << plan.value->grounded;
   }
 }
 

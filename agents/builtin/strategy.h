@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "agents/builtin/limiter.h"
 #include "clang_tool/kernel_analysis.h"
 #include "core/expected.h"
 #include "core/gpu_info.h"
@@ -65,6 +66,9 @@ class Strategy {
   virtual std::string name() const = 0;
   /// One line for reports: what it does.
   virtual std::string summary() const = 0;
+  /// The limiters (limiter.h) this transformation relieves when it applies:
+  /// the planner tries first what eases the one the profile names.
+  virtual std::vector<Limiter> eases() const = 0;
   /// Parameter sets worth trying, most promising first; empty: does not apply.
   virtual std::vector<Params> candidates(const Subject& s) const = 0;
   /// The rewritten kernel. Errors say why it cannot apply after all.

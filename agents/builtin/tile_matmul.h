@@ -16,6 +16,7 @@ class TileMatmul : public Strategy {
   std::string summary() const override {
     return "dot-product per output -> shared-memory tiles of A and B, register blocking of outputs per thread";
   }
+  std::vector<Limiter> eases() const override { return {Limiter::Traffic, Limiter::Compute}; }
   std::vector<Params> candidates(const Subject& s) const override;
   Expected<Variant> apply(const Subject& s, const Params& p) const override;
 };

@@ -20,6 +20,7 @@ class TileStencil : public Strategy {
   std::string summary() const override {
     return "2-D stencil -> the block's points and halo in a shared-memory tile, R points per thread down a column";
   }
+  std::vector<Limiter> eases() const override { return {Limiter::Traffic}; }
   std::vector<Params> candidates(const Subject& s) const override;
   Expected<Variant> apply(const Subject& s, const Params& p) const override;
 };

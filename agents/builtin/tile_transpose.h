@@ -14,6 +14,7 @@ class TileTranspose : public Strategy {
   std::string summary() const override {
     return "2-D permuting copy -> shared-memory tile (padded against bank conflicts), coalesced reads and writes";
   }
+  std::vector<Limiter> eases() const override { return {Limiter::MemoryAccess}; }
   std::vector<Params> candidates(const Subject& s) const override;
   Expected<Variant> apply(const Subject& s, const Params& p) const override;
 };

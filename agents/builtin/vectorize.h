@@ -16,6 +16,7 @@ class Vectorize : public Strategy {
   std::string summary() const override {
     return "four elements per thread through aligned vector loads and stores, scalar tail";
   }
+  std::vector<Limiter> eases() const override { return {Limiter::MemoryAccess}; }
   std::vector<Params> candidates(const Subject& s) const override;
   Expected<Variant> apply(const Subject& s, const Params& p) const override;
 };

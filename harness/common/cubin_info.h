@@ -1,6 +1,7 @@
-// What the harness reads from a compiled cubin: which kernels it defines and
+// What the harness reads from a compiled cubin: which kernels it defines,
 // their parameter layout (to prove a variant kept the kernel's name and
-// signature), and the module-scope __device__/__constant__ variables (which a
+// signature) and resource use (registers, stack, static shared memory: the
+// profile facts ptxas -v would print), and the module-scope __device__/__constant__ variables (which a
 // capture records and a replay restores, since a kernel may read them).
 #ifndef STARK_HARNESS_COMMON_CUBIN_INFO_H
 #define STARK_HARNESS_COMMON_CUBIN_INFO_H
@@ -24,6 +25,9 @@ struct CubinKernel {
   std::string name;  // mangled
   std::vector<CubinParam> params;  // by ordinal
   int param_bytes = -1;  // EIATTR_CBANK_PARAM_SIZE, -1 when absent
+  int registers = -1;    // EIATTR_REGCOUNT, -1 when absent
+  int stack_bytes = -1;  // EIATTR_FRAME_SIZE: spills and local arrays, -1 when absent
+  int shared_bytes = 0;  // the kernel's .nv.shared section, less the block the system reserves
 };
 
 struct CubinGlobal {

@@ -16,14 +16,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Compiles a small CUDA file with the real nvcc into a cubin.
-std::string compile(const std::string& source, const std::string& name) {
+// Compiles a small CUDA file with the real nvcc into a cubin; `log`, when
+// given, gets nvcc's output (ptxas -v's report is in it).
+std::string compile(const std::string& source, const std::string& name, const std::string& arch = "sm_90",
+                    std::vector<std::string> extra = {}, std::string* log = nullptr) {
   fs::path dir = fs::temp_directory_path() / ("stark_cubin_test_" + std::to_string(getpid()));
   fs::create_directories(dir);
   std::ofstream(dir / (name + ".cu")) << source;
-  auto r = run_command({STARK_NVCC, "-cubin", "-arch=sm_90", "-o", (dir / (name + ".cubin")).string(),
-                        (dir / (name + ".cu")).string()});
+  std::vector<std::string> cmd = {STARK_NVCC, "-cubin", "-arch=" + arch, "-o", (dir / (name + ".cubin")).string(),
+                                  (dir / (name + ".cu")).string()};
+  cmd.insert(cmd.end(), extra.begin(), extra.end());
+  auto r = run_command(cmd);
   EXPECT_TRUE(r && r->status.success()) << (r ? r->output : r.error().message);
+  if (log && r) *log = r->output;
   std::ifstream in(dir / (name + ".cubin"), std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -68,6 +73,77 @@ TEST(CubinInfo, KernelsParamsAndGlobals) {
   EXPECT_FALSE(globals["counter"].constant);
   ASSERT_TRUE(globals.count("_ZN2ns5tableE"));
   EXPECT_EQ(globals["_ZN2ns5tableE"].size, 16u);
+}
+
+// What ptxas -v printed for one function: registers, stack frame, smem.
+struct PtxasReport {
+  int registers = -1, stack = -1, shared = 0;
+};
+std::map<std::string, PtxasReport> ptxas_reports(const std::string& log) {
+  std::map<std::string, PtxasReport> out;
+  std::string current;
+  std::istringstream in(log);
+  for (std::string line; std::getline(in, line);) {
+    if (auto at = line.find("Function properties for "); at != std::string::npos) {
+      current = line.substr(at + 24);
+      continue;
+    }
+    if (current.empty()) continue;
+    if (auto at = line.find(" bytes stack frame"); at != std::string::npos)
+      out[current].stack = std::stoi(line.substr(line.find_first_not_of(' '), at));
+    if (auto at = line.find("Used "); at != std::string::npos) {
+      out[current].registers = std::stoi(line.substr(at + 5));
+      if (auto smem = line.find(" bytes smem"); smem != std::string::npos) {
+        size_t begin = line.rfind(", ", smem) + 2;
+        out[current].shared = std::stoi(line.substr(begin, smem - begin));
+      }
+    }
+  }
+  return out;
+}
+
+// Registers, the stack frame (spills here: -maxrregcount squeezes a local
+// array) and static shared memory, as ptxas itself reports them, on an
+// architecture that reserves shared memory in the section and one that does not.
+TEST(CubinInfo, ResourceUseIsWhatPtxasReports) {
+  const char* source = R"(
+    __global__ void staged(float* x, int n) {
+      __shared__ float tile[1024];
+      __shared__ double sums[8];
+      int i = blockIdx.x * blockDim.x + threadIdx.x;
+      tile[threadIdx.x] = i < n ? x[i] : 0.f;
+      sums[threadIdx.x & 7] = 1;
+      __syncthreads();
+      if (i < n) x[i] = tile[1023 - threadIdx.x] + sums[3];
+    }
+    __global__ void __launch_bounds__(1024, 2) squeezed(float* x, int n, int rounds) {
+      float a[64];
+      for (int j = 0; j < 64; ++j) a[j] = x[j * n + threadIdx.x];
+      float s = 0;
+      for (int r = 0; r < rounds; ++r)
+        for (int j = 0; j < 64; ++j) s += a[(j * r) & 63] * a[j];
+      x[threadIdx.x] = s;
+    }
+    template <typename T> __global__ void bump(T* x) { x[threadIdx.x] += 1; }
+    template __global__ void bump<double>(double*);
+  )";
+  for (const std::string arch : {"sm_90", "sm_80"}) {
+    std::string log;
+    auto info = read_cubin(compile(source, "res_" + arch, arch, {"-maxrregcount=32", "-Xptxas", "-v"}, &log));
+    ASSERT_TRUE(info) << info.error().message;
+    auto reports = ptxas_reports(log);
+    ASSERT_EQ(reports.size(), 3u) << log;
+    for (const auto& [name, want] : reports) {
+      SCOPED_TRACE(arch + " " + name);
+      const CubinKernel* k = info->find_kernel(name);
+      ASSERT_NE(k, nullptr);
+      EXPECT_EQ(k->registers, want.registers);
+      EXPECT_EQ(k->stack_bytes, want.stack);
+      EXPECT_EQ(k->shared_bytes, want.shared);
+    }
+    EXPECT_GT(reports["_Z8squeezedPfii"].stack, 0) << "the test kernel no longer spills: " << log;
+    EXPECT_EQ(reports["_Z6stagedPfi"].shared, 1024 * 4 + 8 * 8);
+  }
 }
 
 TEST(CubinInfo, ComparesParameterLayouts) {

@@ -29,7 +29,8 @@ namespace stark::harness {
   X(cuMemHostUnregister) X(cuMemGetAddressRange) X(cuPointerGetAttribute) X(cuStreamCreate) X(cuStreamDestroy)     \
   X(cuStreamSynchronize) X(cuStreamQuery) X(cuStreamIsCapturing) X(cuStreamGetCtx) X(cuEventCreate)          \
   X(cuEventDestroy) X(cuEventRecord) X(cuEventQuery) X(cuEventSynchronize) X(cuEventElapsedTime)             \
-  X(cuLaunchKernel) X(cuLaunchKernelEx) X(cuKernelGetFunction) X(cuKernelGetLibrary) X(cuLibraryGetGlobal)
+  X(cuLaunchKernel) X(cuLaunchKernelEx) X(cuKernelGetFunction) X(cuKernelGetLibrary) X(cuLibraryGetGlobal)     \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
 
 /// Function pointers to the driver; obtain one with cuda_driver().
 struct CudaDriver {

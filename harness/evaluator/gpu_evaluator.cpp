@@ -23,6 +23,7 @@
 #include "harness/common/cubin_info.h"
 #include "harness/compile/host_code_check.h"
 #include "harness/evaluator/locate.h"
+#include "harness/evaluator/profile_facts.h"
 #include "harness/store/capture_store.h"
 
 namespace stark::harness {
@@ -348,6 +349,8 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
     if (auto diff = compare_params(*bk, *vk); !diff.empty())
       return reject("signature", fmt::format("{}: {}", demangle(inst.mangled), diff));
   }
+  e.baseline_profile.resources = cubin_resources(*base_info, present);
+  e.variant_profile.resources = cubin_resources(*var_info, present);
   checks.push_back(make_check("signature", true,
                               elsewhere.empty() ? ""
                                                 : fmt::format("not judged (instantiated in another translation unit "
@@ -452,6 +455,7 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
   if (reply.status == ReplyStatus::Error) return verdict_error(reply.detail);
   checks.insert(checks.end(), reply.checks.begin(), reply.checks.end());
   e.captures = reply.captures;
+  add_measured_facts(e);
   e.checks = checks;
   for (const auto& c : checks)
     if (c.ok && !*c.ok) {
@@ -561,6 +565,9 @@ Evaluation GpuEvaluator::evaluate_impl(const Kernel& kernel, const Variant& vari
     checks.push_back(make_check("memcheck", std::nullopt, why));
     checks.push_back(make_check("racecheck", std::nullopt, why));
   }
+  // ncu's facts for the original (its own evaluation, the search's root) and
+  // for what could be the result; a slower candidate would only cost time.
+  if (*base_bytes == *var_bytes || (faster_than_original && could_win)) add_ncu_facts(req, *ids, capture_index(), e);
   if (e.speedup && *e.speedup > options_.flag_speedup)
     checks.push_back(make_check("speedup_plausible", std::nullopt,
                                 fmt::format("{:.1f}x is above {:.0f}x: flagged for a second look by a person", *e.speedup,

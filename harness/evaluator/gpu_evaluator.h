@@ -61,6 +61,10 @@ struct GpuEvaluatorOptions {
   Sanitize sanitize = Sanitize::Accepted;
   std::string compute_sanitizer;            // empty: found on PATH / in the toolkit
   std::chrono::seconds sanitizer_timeout{600};
+  /// Nsight Compute for profile facts (ncu.h), run on the original once per
+  /// kernel and on each candidate that could be the result: empty: found on
+  /// PATH / in the toolkit; "off": never.
+  std::string ncu;
   bool host_code_check = true;
   bool check_all_archs = true;
   double flag_speedup = 10.0;  // speedups above this are flagged for a second look
@@ -76,6 +80,10 @@ class GpuEvaluator final : public Evaluator {
 
   /// Why gpu() is nullopt, in one line.
   std::string no_gpu_reason() const;
+
+  /// Why no ncu facts come on this machine (not found, turned off, the
+  /// counters out of reach), once that is known; nullopt until then.
+  std::optional<std::string> ncu_unavailable() const;
 
   /// The capture ids evaluate() uses for a kernel: its recorded launches, or
   /// inputs made from its annotation (added to the store). The error says how
@@ -107,6 +115,10 @@ class GpuEvaluator final : public Evaluator {
   /// `index`: the store's, for the captures' sizes (null: the first capture).
   std::vector<Check> run_sanitizers(const EvaluateRequest& req, const std::vector<std::string>& captures,
                                     const CaptureIndex* index);
+  /// ncu's throughput metrics for the original (once per kernel) and the
+  /// request's variant, into the evaluation's profiles: profile_gate.cpp.
+  void add_ncu_facts(const EvaluateRequest& req, const std::vector<std::string>& captures, const CaptureIndex* index,
+                     Evaluation& e);
 
   Manifest manifest_;
   GpuEvaluatorOptions options_;
@@ -114,6 +126,8 @@ class GpuEvaluator final : public Evaluator {
   mutable std::mutex mutex_;
   std::map<std::string, double> fastest_sanitized_us_;  // per kernel id: the fastest candidate that passed the sanitizers
   std::set<std::string> other_sizes_off_;  // kernel ids whose original faulted at a derived size
+  std::map<std::string, std::map<std::string, double>> original_ncu_;  // per kernel id: the original's ncu metrics
+  std::optional<std::string> ncu_off_;  // why ncu gives no facts on this machine, once it is known
   std::atomic<int64_t> requests_{0};      // evaluate requests sent: each reply must answer its own
   std::unique_ptr<WorkerPool> pool_;  // null when the executor could not be made (setup_error_)
   std::string setup_error_;

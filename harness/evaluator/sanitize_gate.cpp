@@ -8,6 +8,7 @@
 #include <future>
 
 #include "harness/evaluator/gpu_evaluator.h"
+#include "harness/evaluator/run_once.h"
 #include "harness/evaluator/sanitizer.h"
 #include "harness/evaluator/sanitizer_memo.h"
 #include "harness/store/capture_store.h"
@@ -16,23 +17,9 @@ namespace stark::harness {
 
 std::vector<Check> GpuEvaluator::run_sanitizers(const EvaluateRequest& req, const std::vector<std::string>& captures,
                                                 const CaptureIndex* index) {
-  // The smallest capture keeps the instrumented run short.
-  std::string smallest = captures.front();
-  nlohmann::json smallest_record;  // what the run depends on, for the memo
-  if (index) {
-    uint64_t best = UINT64_MAX;
-    for (const auto& id : captures)
-      if (const Capture* c = index->find(id); c && c->bytes < best) {
-        best = c->bytes;
-        smallest = id;
-        smallest_record = *c;
-      }
-  }
-  EvaluateRequest once = req;
-  once.captures = {smallest};
-  once.watchdog_seconds = std::max(options_.watchdog_seconds * 20, 120.0);
-  nlohmann::json once_json = once;
-  once_json["op"] = "run_once";
+  RunOnce once = run_once_request(req, captures, index, options_.watchdog_seconds);
+  const nlohmann::json& once_json = once.request;
+  const nlohmann::json& smallest_record = once.record;
   std::string cs = find_compute_sanitizer(options_.compute_sanitizer);
   WorkerLaunch launch = pool_->executor().launch(0);
   SanitizerMemo memo(options_.cache_dir / "sanitized");

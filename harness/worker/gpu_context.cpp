@@ -87,6 +87,7 @@ Expected<std::unique_ptr<GpuContext>> GpuContext::open(int ordinal) {
                          static_cast<uint32_t>(attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y)),
                          static_cast<uint32_t>(attr(CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z))};
   g->limits_.max_shmem_optin = attr(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+  g->limits_.max_threads_per_sm = attr(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
 
   size_t l2 = static_cast<size_t>(attr(CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE));
   auto flush = g->alloc(std::max<size_t>(2 * l2, 8 << 20), "the L2 flush buffer");
@@ -201,6 +202,19 @@ Expected<CUfunction> GpuContext::function(CUmodule module, const std::string& ma
   if (CUresult r = cu_->cuModuleGetFunction(&f, module, mangled.c_str()); r != CUDA_SUCCESS)
     return cuda_error(*cu_, r, fmt::format("kernel {} is not in {}", mangled, path));
   return f;
+}
+
+std::optional<double> GpuContext::occupancy(CUfunction f, const LaunchDims& d) {
+  if (d.shmem > 48 * 1024 &&
+      cu_->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(d.shmem)) != CUDA_SUCCESS)
+    return std::nullopt;
+  int64_t threads = int64_t{d.block[0]} * d.block[1] * d.block[2];
+  int blocks = 0;
+  if (threads <= 0 || limits_.max_threads_per_sm <= 0 ||
+      cu_->cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, f, static_cast<int>(threads), d.shmem) != CUDA_SUCCESS)
+    return std::nullopt;
+  double warps = static_cast<double>(blocks) * static_cast<double>((threads + 31) / 32);
+  return std::min(1.0, warps / static_cast<double>(limits_.max_threads_per_sm / 32));
 }
 
 CUresult GpuContext::launch(CUfunction f, const LaunchDims& d, void** args) {

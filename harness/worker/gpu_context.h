@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,6 +62,10 @@ class GpuContext {
 
   /// Launches on the worker's stream; sets the dynamic shared memory limit
   /// first when more than 48 KiB are asked for.
+  /// CUDA's occupancy calculator: active warps per multiprocessor over the
+  /// most allowed, for `f` launched with `d`'s block and dynamic shared
+  /// memory; nullopt when the driver cannot say.
+  std::optional<double> occupancy(CUfunction f, const LaunchDims& d);
   CUresult launch(CUfunction f, const LaunchDims& dims, void** args);
 
   enum class WaitResult { Done, Fault, Hang };

@@ -32,6 +32,7 @@ struct DeviceLimits {
   Dim3 max_block{1024, 1024, 64};
   Dim3 max_grid{2147483647u, 65535u, 65535u};
   int64_t max_shmem_optin = 227 * 1024;
+  int64_t max_threads_per_sm = 2048;
 };
 
 /// Checks the capture's arguments against the instantiation's parameters

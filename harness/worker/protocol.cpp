@@ -128,15 +128,7 @@ void from_json(const json& j, EvaluateRequest& r) {
 }
 
 void to_json(json& j, const EvaluateReply& r) {
-  json captures = json::array();
-  for (const auto& c : r.captures) {
-    json cj = {{"id", c.id}, {"max_abs_err", or_null(c.max_abs_err)}, {"max_rel_err", or_null(c.max_rel_err)}};
-    if (c.baseline_us) cj["baseline_us"] = *c.baseline_us;
-    if (c.variant_us) cj["variant_us"] = *c.variant_us;
-    if (c.bytes) cj["bytes"] = *c.bytes;
-    captures.push_back(std::move(cj));
-  }
-  j = {{"id", r.id}, {"status", to_string(r.status)}, {"detail", r.detail}, {"checks", r.checks}, {"captures", captures}};
+  j = {{"id", r.id}, {"status", to_string(r.status)}, {"detail", r.detail}, {"checks", r.checks}, {"captures", r.captures}};
   if (r.no_gpu) j["no_gpu"] = true;
   if (r.other_sizes_faulted) j["other_sizes_faulted"] = true;
 }
@@ -151,16 +143,7 @@ void from_json(const json& j, EvaluateReply& r) {
   else throw std::invalid_argument("unknown reply status '" + s + "'");
   r.detail = j.value("detail", "");
   r.checks = j.value("checks", std::vector<Check>{});
-  for (const auto& cj : j.value("captures", json::array())) {
-    CaptureEvaluation c;
-    c.id = cj.at("id").get<std::string>();
-    c.baseline_us = optional_field<Timing>(cj, "baseline_us");
-    c.variant_us = optional_field<Timing>(cj, "variant_us");
-    c.max_abs_err = optional_field<double>(cj, "max_abs_err");
-    c.max_rel_err = optional_field<double>(cj, "max_rel_err");
-    c.bytes = optional_field<uint64_t>(cj, "bytes");
-    r.captures.push_back(std::move(c));
-  }
+  r.captures = j.value("captures", std::vector<CaptureEvaluation>{});
   r.no_gpu = j.value("no_gpu", false);
   r.other_sizes_faulted = j.value("other_sizes_faulted", false);
 }

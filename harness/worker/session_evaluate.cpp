@@ -130,6 +130,8 @@ std::optional<EvaluateReply> Session::load_targets(Job& job) {
     }
     t.analysis = *a;
     job.per_capture[id].id = id;
+    job.per_capture[id].baseline_occupancy = gpu.occupancy(t.baseline, t.baseline_dims);
+    job.per_capture[id].variant_occupancy = gpu.occupancy(t.variant, t.variant_dims);
     job.targets.push_back(t);
   }
   // A capture the original does not reproduce is no evidence either way: it

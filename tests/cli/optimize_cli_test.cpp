@@ -231,6 +231,124 @@ TEST(OptimizeCli, LlmTeamAgainstALocalServer) {
   EXPECT_FALSE(any_file_contains(fs::path(kBuild) / ".stark", "sk-test-SECRET-123")) << "the key leaked into the cache";
 }
 
+/// The first ```cuda block after `heading` in a prompt.
+std::string code_block_after(const std::string& prompt, const std::string& heading) {
+  size_t at = prompt.find(heading);
+  if (at == std::string::npos) return "";
+  size_t begin = prompt.find("```cuda\n", at);
+  if (begin == std::string::npos) return "";
+  begin += 8;
+  return prompt.substr(begin, prompt.find("\n```", begin) - begin);
+}
+
+/// The line of `source` that holds `needle`, without its newline.
+std::string line_with(const std::string& source, const std::string& needle) {
+  size_t at = source.find(needle);
+  if (at == std::string::npos) return "";
+  size_t begin = source.rfind('\n', at) + 1;
+  size_t end = source.find('\n', at);
+  return source.substr(begin, end - begin);
+}
+
+/// A model whose plans and code break the grounding contract on purpose,
+/// each built from the node the prompt shows: the first plan also rewrites
+/// code outside its markers (its span is still found: re-anchored), the
+/// second marks code that is not in the kernel (sent back with the reason,
+/// then answered faithfully); the second code reply edits outside its span.
+class GroundingModel {
+ public:
+  std::string base() const { return endpoint_.base(); }
+  std::vector<std::string> refusals() {
+    std::lock_guard lock(mutex_);
+    return refusals_;
+  }
+
+ private:
+  static std::string completion_of(const std::string& text) {
+    return nlohmann::json{{"id", "c"}, {"object", "chat.completion"}, {"model", "grounding-model"},
+                          {"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", text}}},
+                                        {"finish_reason", "stop"}}}},
+                          {"usage", {{"prompt_tokens", 10}, {"completion_tokens", 10}, {"total_tokens", 20}}}}
+        .dump();
+  }
+  static std::string faithful_plan(const std::string& node) {
+    std::string line = line_with(node, "y[i] =");
+    std::string marked = line;
+    size_t code = line.find_first_not_of(' ');
+    marked.insert(line.size(), "/*STARK_END 1*/");
+    marked.insert(code, "/*STARK_SPAN 1: keep this store*/");
+    std::string out = node;
+    out.replace(out.find(line), line.size(), marked);
+    return out;
+  }
+  void answer(const httplib::Request& req, httplib::Response& res) {
+    std::string prompt = nlohmann::json::parse(req.body)["messages"].back()["content"].get<std::string>();
+    std::string text;
+    if (prompt.find("You are the PLAN role") != std::string::npos) {
+      std::string node = code_block_after(prompt, "## The current kernel");
+      std::string plan = faithful_plan(node);
+      if (prompt.find("Your previous plan for this node was refused") != std::string::npos) {
+        std::lock_guard lock(mutex_);
+        refusals_.push_back(prompt);
+      } else if (++plans_ == 1) {  // also renames outside the markers: re-anchored
+        plan.replace(plan.find("int i ="), 7, "int j = 0; int i =");
+      } else if (plans_ == 2) {  // marks a store the kernel does not have: refused
+        std::string line = line_with(node, "y[i] =");
+        plan = node;
+        plan.replace(plan.find(line), line.size(), "/*STARK_SPAN 1: x*/ y[i] = 0.0f; /*STARK_END 1*/");
+      }
+      text = "STRATEGY: keep the store\n```cuda\n" + plan + "\n```";
+    } else if (prompt.find("You are the CODE role") != std::string::npos) {
+      std::string grounded = code_block_after(prompt, "## The plan");
+      size_t open = grounded.find("/*STARK_SPAN 1: keep this store*/");
+      std::string code = grounded;
+      if (open != std::string::npos) code.erase(open, std::string("/*STARK_SPAN 1: keep this store*/").size());
+      if (size_t close = code.find("/*STARK_END 1*/"); close != std::string::npos) code.erase(close, 15);
+      if (++codes_ == 2) code.replace(code.find("int i ="), 7, "const int i =");  // outside its span
+      text = "```cuda\n" + code + "\n```";
+    } else {
+      text = "no fix";
+    }
+    res.set_content(completion_of(text), "application/json");
+  }
+
+  std::atomic<int> plans_{0}, codes_{0};
+  std::mutex mutex_;
+  std::vector<std::string> refusals_;
+  Endpoint endpoint_{[this](const httplib::Request& req, httplib::Response& res) { answer(req, res); }};
+};
+
+// The grounding contract, checked by the machine on a real run over HTTP:
+// the plan that rewrote code outside its markers is re-anchored, the one that
+// marked code the kernel does not have is sent back with the reason, the
+// code reply that edited outside its span is flagged; result.json and the
+// HTML tree record each node's grounding.
+TEST(OptimizeCli, GroundingIsCheckedOnEveryPlanAndEveryCodeReply) {
+  GroundingModel model;
+  fs::path out = scratch("grounding");
+  setenv("OPENAI_API_KEY", "sk-test", 1);
+  auto r = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "openai", "--base-url",
+                  model.base(), "--model", "grounding-model", "--budget", "3", "--parallel", "1", "--epsilon", "0",
+                  "--force", "--no-cache", "--out", out.string()});
+  unsetenv("OPENAI_API_KEY");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto result = load_result(out.string());
+  ASSERT_TRUE(result) << result.error().message;
+  const KernelResult& k = result->kernels.at(0);
+  std::vector<std::string> seen;
+  for (const auto& n : k.tree) seen.push_back(to_string(n.grounding));
+  ASSERT_EQ(k.tree.size(), 4u) << r.output;
+  EXPECT_EQ(seen, (std::vector<std::string>{"none", "reanchored", "outside_spans", "spans"})) << r.output;
+  ASSERT_EQ(model.refusals().size(), 1u);
+  EXPECT_NE(model.refusals()[0].find("span 1's code `y [ i ] = 0.0f ...` is not in the kernel"), std::string::npos) << model.refusals()[0].substr(0, 4000);
+  auto report = stark({"report", "--result", out.string(), "--format", "html", "-o", (out / "report.html").string()});
+  ASSERT_EQ(report.exit_code, 0) << report.output;
+  auto html = read_file(out / "report.html");
+  ASSERT_TRUE(html);
+  EXPECT_NE(html->find("plan re-anchored (it changed code outside its markers)"), std::string::npos);
+  EXPECT_NE(html->find("not grounded: the code changed code outside the plan's spans"), std::string::npos);
+}
+
 /// A model that always answers the same (a plan in words, a kernel) and
 /// counts the requests it gets.
 class CountingModel {

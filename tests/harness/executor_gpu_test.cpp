@@ -4,6 +4,8 @@
 // the verdict the shared-filesystem path gives.
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "harness/evaluator/gpu_evaluator.h"
 #include "harness/testing/test_project.h"
 
@@ -59,6 +61,41 @@ TEST_F(LocalExecutorGpu, OneWorkerPerGpuJudgesByPathAndShipped) {
   for (size_t i = 0; i < a.checks.size(); ++i) {
     EXPECT_EQ(a.checks[i].name, b.checks[i].name);
     EXPECT_EQ(a.checks[i].ok, b.checks[i].ok) << a.checks[i].name << ": " << b.checks[i].detail;
+  }
+}
+
+// The profile facts of a candidate that could be the result, read and
+// measured on the GPU: the cubin's resources, occupancy at the captured
+// launch shape, the bandwidth against the memory roof, and ncu's throughput
+// where ncu can read the counters here.
+TEST_F(LocalExecutorGpu, ACandidateThatCouldWinHasItsProfileFacts) {
+  GpuEvaluator ev(p->manifest(), options);
+  if (!ev.gpu()) GTEST_SKIP() << "no GPU: " << ev.no_gpu_reason();
+  Evaluation e = evaluate(ev);
+  ASSERT_EQ(e.verdict, Verdict::Accepted) << e.reason;
+  for (const ProfileFacts* f : {&e.baseline_profile, &e.variant_profile}) {
+    std::printf("profile: %s\n", describe(*f).c_str());
+    ASSERT_FALSE(f->resources.empty());
+    EXPECT_GT(f->resources[0].registers, 0);
+    ASSERT_TRUE(f->occupancy);
+    EXPECT_GT(*f->occupancy, 0);
+    EXPECT_LE(*f->occupancy, 1);
+    ASSERT_TRUE(f->achieved_gbs);
+    EXPECT_GT(*f->achieved_gbs, 0);
+    ASSERT_TRUE(f->roof_share);
+    EXPECT_LT(*f->roof_share, 2) << "beyond twice the measured copy bandwidth: the bytes or the time are wrong";
+  }
+  if (auto why = ev.ncu_unavailable()) {
+    std::printf("ncu: no facts here: %s\n", why->c_str());
+  } else if (!(e.speedup && *e.speedup > 1)) {
+    std::printf("ncu: not run (%.2fx: not faster, so it cannot be the result)\n", e.speedup.value_or(0));
+  } else {
+    ASSERT_FALSE(e.variant_profile.ncu.empty()) << "ncu ran but gave nothing";
+    for (const auto& [name, pct] : e.variant_profile.ncu) {
+      EXPECT_GE(pct, 0) << name;
+      EXPECT_LE(pct, 110) << name;
+    }
+    EXPECT_TRUE(e.baseline_profile.ncu.count("dram"));
   }
 }
 
