@@ -261,7 +261,8 @@ TEST(BadProject, LocatedErrorsAndTheRestStillScanned) {
               "not a __global__ kernel");
   expect_line("src/not_kernel.cu:7:25: error: [[stark::optimize]] marks only __global__ kernels; a lambda is not one");
   expect_line("src/bad_option.cu:3:19: error: invalid [[stark::optimize]] option: unknown option 'budgett' (known: "
-              "budget, rtol, atol, skip, seed, args, buffers, grid, block, shmem)");
+              "budget, rtol, atol, skip, seed, args, buffers, grid, block, shmem, epsilon, n_root, n_child, top_r, "
+              "plan_temperature, code_temperature, debug_temperature)");
   expect_line("src/bad_option.cu:5:16: error: invalid [[stark::optimize]] option: 'budget' expects an integer, got "
               "'banana'");
   // Values the kernel cannot mean, and an annotation given twice.
