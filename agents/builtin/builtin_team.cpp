@@ -78,10 +78,6 @@ Expected<std::vector<std::string>> BuiltinTeam::options(const Kernel& kernel, co
     return bound <= 0 || builtin::constant_block(v->launch) <= bound;
   };
   const builtin::Limiter limiter = builtin::diagnose(profile).limiter;
-  auto eases = [&](const Strategy& strategy) {
-    auto e = strategy.eases();
-    return limiter != builtin::Limiter::Unknown && std::find(e.begin(), e.end(), limiter) != e.end();
-  };
   using Option = std::pair<const Strategy*, std::string>;
   std::vector<Option> structural, polish, alternatives;
   for (const auto& strategy : catalogue()) {
@@ -94,7 +90,7 @@ Expected<std::vector<std::string>> BuiltinTeam::options(const Kernel& kernel, co
   }
   std::vector<std::string> out;
   for (auto* group : {&structural, &polish, &alternatives}) {
-    std::stable_partition(group->begin(), group->end(), [&](const Option& o) { return eases(*o.first); });
+    std::stable_partition(group->begin(), group->end(), [&](const Option& o) { return o.first->eases(limiter); });
     for (auto& o : *group) out.push_back(std::move(o.second));
   }
   return out;
@@ -142,8 +138,7 @@ RoleReply<Plan> BuiltinTeam::plan(const PlanInput& in) {
   std::string instruction = strategy ? strategy->summary() : std::string();
   if (strategy) {
     builtin::Diagnosis d = builtin::diagnose(node.profile);
-    auto e = strategy->eases();
-    if (d.limiter != builtin::Limiter::Unknown && std::find(e.begin(), e.end(), d.limiter) != e.end())
+    if (strategy->eases(d.limiter))
       instruction += fmt::format(" (eases {}: {})", builtin::to_string(d.limiter), d.why);
   }
   if (body && strategy) p.grounded = ground_whole_body(node.variant.source, *body, instruction);

@@ -75,4 +75,10 @@ std::optional<std::pair<std::string, Params>> parse_label(std::string_view text)
   return std::pair{std::string(text.substr(0, open)), *params};
 }
 
+bool Strategy::eases(Limiter l) const {
+  if (l == Limiter::Unknown) return false;
+  auto all = eases();
+  return std::find(all.begin(), all.end(), l) != all.end();
+}
+
 }  // namespace stark::builtin

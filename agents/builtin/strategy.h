@@ -69,6 +69,8 @@ class Strategy {
   /// The limiters (limiter.h) this transformation relieves when it applies:
   /// the planner tries first what eases the one the profile names.
   virtual std::vector<Limiter> eases() const = 0;
+  /// Whether it eases `l` (never Limiter::Unknown: nothing was named).
+  bool eases(Limiter l) const;
   /// Parameter sets worth trying, most promising first; empty: does not apply.
   virtual std::vector<Params> candidates(const Subject& s) const = 0;
   /// The rewritten kernel. Errors say why it cannot apply after all.
