@@ -19,6 +19,9 @@ struct GpuInfo {
   /// Extension: device-to-device copy bandwidth (GB/s, read plus write) the
   /// worker measured when it started: the memory roof kernels are held to.
   double copy_bandwidth_gbs = 0;
+  /// Extension: FP32 fused multiply-add throughput (GFLOP/s, an FMA counted
+  /// as two) the worker measured when it started: the compute roof.
+  double fma_peak_gflops = 0;
   bool operator==(const GpuInfo&) const = default;
 };
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_optional.h"
+#include "core/units.h"
 
 namespace stark {
 
@@ -16,15 +17,6 @@ namespace {
 std::string bytes_text(int b) {
   if (b >= 1024) return fmt::format("{:.1f} KiB", b / 1024.0);
   return fmt::format("{} B", b);
-}
-
-std::string percent(double share) {
-  double p = share * 100;
-  return p >= 10 ? fmt::format("{:.0f}%", p) : fmt::format("{:.1f}%", p);
-}
-
-std::string bandwidth(double gbs) {
-  return gbs >= 1000 ? fmt::format("{:.2f} TB/s", gbs / 1000) : fmt::format("{:.0f} GB/s", gbs);
 }
 
 }  // namespace
@@ -51,11 +43,16 @@ std::string describe(const ProfileFacts& f) {
     if (f.resources.size() > 1) r += fmt::format(" (the most over {} instantiations)", f.resources.size());
     parts.push_back(r);
   }
-  if (f.occupancy) parts.push_back(fmt::format("occupancy {}", percent(*f.occupancy)));
+  if (f.occupancy) parts.push_back(fmt::format("occupancy {}", format_share(*f.occupancy)));
   if (f.achieved_gbs) {
-    std::string b = bandwidth(*f.achieved_gbs);
-    if (f.roof_share) b += fmt::format(" = {} of the memory roof", percent(*f.roof_share));
+    std::string b = format_bandwidth(*f.achieved_gbs);
+    if (f.roof_share) b += fmt::format(" = {} of the memory roof", format_share(*f.roof_share));
     parts.push_back(b);
+  }
+  if (f.achieved_gflops) {
+    std::string c = *f.achieved_gflops > 0 ? format_flop_rate(*f.achieved_gflops) : "no FP32 arithmetic";
+    if (f.fma_share && *f.achieved_gflops > 0) c += fmt::format(" = {} of the FMA peak", format_share(*f.fma_share));
+    parts.push_back(c);
   }
   if (!f.ncu.empty()) {
     std::vector<std::string> m;
@@ -83,6 +80,8 @@ void to_json(json& j, const ProfileFacts& p) {
   if (p.occupancy) j["occupancy"] = *p.occupancy;
   if (p.achieved_gbs) j["achieved_gbs"] = *p.achieved_gbs;
   if (p.roof_share) j["roof_share"] = *p.roof_share;
+  if (p.achieved_gflops) j["achieved_gflops"] = *p.achieved_gflops;
+  if (p.fma_share) j["fma_share"] = *p.fma_share;
   if (!p.ncu.empty()) j["ncu"] = p.ncu;
 }
 
@@ -92,6 +91,8 @@ void from_json(const json& j, ProfileFacts& p) {
   p.occupancy = optional_field<double>(j, "occupancy");
   p.achieved_gbs = optional_field<double>(j, "achieved_gbs");
   p.roof_share = optional_field<double>(j, "roof_share");
+  p.achieved_gflops = optional_field<double>(j, "achieved_gflops");
+  p.fma_share = optional_field<double>(j, "fma_share");
   p.ncu = j.value("ncu", std::map<std::string, double>{});
 }
 

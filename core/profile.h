@@ -37,10 +37,17 @@ struct ProfileFacts {
   std::optional<double> achieved_gbs;
   /// achieved_gbs over the copy bandwidth measured on the same GPU: the memory roof.
   std::optional<double> roof_share;
+  /// FP32 operations per second (an FMA counts two) over one profiled launch:
+  /// the operations ncu counted over the time it measured. Where ncu ran.
+  std::optional<double> achieved_gflops;
+  /// achieved_gflops over the FMA peak measured on the same GPU: the compute roof.
+  std::optional<double> fma_share;
   /// Nsight Compute's throughput metrics (name -> percent of peak), where ncu ran.
   std::map<std::string, double> ncu;
 
-  bool empty() const { return resources.empty() && !occupancy && !achieved_gbs && ncu.empty(); }
+  bool empty() const {
+    return resources.empty() && !occupancy && !achieved_gbs && !achieved_gflops && ncu.empty();
+  }
   /// The largest of each resource over the instantiations (nullopt: none read).
   std::optional<KernelResources> worst() const;
   bool operator==(const ProfileFacts&) const = default;
@@ -48,7 +55,8 @@ struct ProfileFacts {
 
 /// One line for people and prompts: "32 registers, 688 B stack (spills or
 /// local arrays), 4.0 KiB static shared; occupancy 50%; 2.1 TB/s = 62% of the
-/// memory roof; ncu: dram 61%, sm 12%". Empty when there are no facts.
+/// memory roof; 310 GFLOP/s = 0.6% of the FMA peak; ncu: dram 61%, sm 12%".
+/// Empty when there are no facts.
 std::string describe(const ProfileFacts& facts);
 
 void to_json(nlohmann::json& j, const KernelResources& r);

@@ -14,6 +14,8 @@ ProfileFacts spilling() {
   f.occupancy = 0.5;
   f.achieved_gbs = 2100;
   f.roof_share = 0.62;
+  f.achieved_gflops = 310;
+  f.fma_share = 0.0062;
   f.ncu = {{"dram", 61.2}, {"sm", 12.0}};
   return f;
 }
@@ -31,10 +33,15 @@ TEST(ProfileFacts, TheWorstOfEachResourceOverTheInstantiations) {
 TEST(ProfileFacts, OneLineSaysEveryFactThereIs) {
   EXPECT_EQ(describe(spilling()),
             "40 registers, 688 B stack (spills or local arrays), 4.1 KiB static shared (the most over 2 "
-            "instantiations); occupancy 50%; 2.10 TB/s = 62% of the memory roof; ncu: dram 61%, sm 12%");
+            "instantiations); occupancy 50%; 2.10 TB/s = 62% of the memory roof; 310 GFLOP/s = 0.6% of the FMA "
+            "peak; ncu: dram 61%, sm 12%");
   ProfileFacts lean;
   lean.resources = {{"k", 8, 0, 0}};
   EXPECT_EQ(describe(lean), "8 registers, no stack (no spills)");
+  ProfileFacts integer_only;
+  integer_only.achieved_gflops = 0;  // ncu counted no FP32 operation: a fact, not a gap
+  integer_only.fma_share = 0;
+  EXPECT_EQ(describe(integer_only), "no FP32 arithmetic");
   EXPECT_EQ(describe(ProfileFacts{}), "");
 }
 

@@ -3,20 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 
 namespace stark::report {
-
-namespace {
-
-/// Three significant digits without exponent: 412, 41.2, 4.12, 0.412.
-std::string sig3(double v) {
-  double a = std::fabs(v);
-  int decimals = a >= 100 || a == 0 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3;
-  return fmt::format("{:.{}f}", v, decimals);
-}
-
-}  // namespace
 
 std::string format_time_us(std::optional<double> us) {
   if (!us) return "—";
@@ -48,16 +36,7 @@ std::optional<MemoryRoof> memory_roof(const KernelResult& k, const std::optional
   return r;
 }
 
-std::string format_share(std::optional<double> share) {
-  if (!share) return "—";
-  double pct = *share * 100;
-  return pct >= 10 ? fmt::format("{:.0f}%", pct) : fmt::format("{:.1f}%", pct);
-}
-
-std::string format_bandwidth(double gbs) {
-  if (gbs >= 1000) return sig3(gbs / 1000) + " TB/s";
-  return sig3(gbs) + " GB/s";
-}
+std::string format_share(std::optional<double> share) { return share ? stark::format_share(*share) : "—"; }
 
 std::string format_count(int64_t n) {
   if (n >= 1'000'000) return sig3(n / 1e6) + "M";

@@ -11,6 +11,7 @@
 #include "core/evaluation.h"
 #include "core/gpu_info.h"
 #include "core/result.h"
+#include "core/units.h"
 
 namespace stark::report {
 
@@ -78,8 +79,7 @@ struct MemoryRoof {
 std::optional<MemoryRoof> memory_roof(const KernelResult& k, const std::optional<GpuInfo>& gpu);
 /// "42%", "0.3%", "—" for nullopt.
 std::string format_share(std::optional<double> share);
-/// "3.92 TB/s", "812 GB/s".
-std::string format_bandwidth(double gbs);
+using stark::format_bandwidth;  // core/units.h
 
 /// A kernel status as people read it: "improved", "no gain", "failed"...
 std::string status_label(KernelStatus s);

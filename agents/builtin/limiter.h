@@ -16,7 +16,7 @@ enum class Limiter {
   Traffic,       // near the memory roof: only moving fewer bytes helps
   Occupancy,     // few warps resident per multiprocessor
   Spills,        // a stack frame: registers spilled (or arrays kept) in local memory
-  Compute,       // instruction-bound (ncu: the SM busier than memory)
+  Compute,       // instruction-bound (near the FMA peak, or ncu: the SM busier than memory)
 };
 
 const char* to_string(Limiter l);

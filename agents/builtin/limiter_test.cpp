@@ -44,6 +44,17 @@ TEST(Limiter, NcuTellsComputeFromMemory) {
   EXPECT_EQ(diagnose(f).limiter, Limiter::Compute);
 }
 
+TEST(Limiter, NearTheFmaPeakTheArithmeticIsTheLimit) {
+  ProfileFacts f = facts(0.3, 1.0);
+  f.achieved_gflops = 40'000;
+  f.fma_share = 0.7;
+  auto d = diagnose(f);
+  EXPECT_EQ(d.limiter, Limiter::Compute);
+  EXPECT_EQ(d.why, "at 70% of the FMA peak");
+  f.roof_share = 0.8;  // nearer the memory roof than the FMA peak: bytes first
+  EXPECT_EQ(diagnose(f).limiter, Limiter::Traffic);
+}
+
 TEST(Limiter, NothingMeasuredNamesNothing) {
   ProfileFacts registers_only;
   registers_only.resources = {{"k", 32, 0, 0}};  // what a machine without a GPU knows

@@ -128,6 +128,7 @@ class GpuEvaluator final : public Evaluator {
   std::set<std::string> other_sizes_off_;  // kernel ids whose original faulted at a derived size
   std::map<std::string, std::map<std::string, double>> original_ncu_;  // per kernel id: the original's ncu metrics
   std::optional<std::string> ncu_off_;  // why ncu gives no facts on this machine, once it is known
+  std::string ncu_path_;                // found on the first profile, kept
   std::atomic<int64_t> requests_{0};      // evaluate requests sent: each reply must answer its own
   std::unique_ptr<WorkerPool> pool_;  // null when the executor could not be made (setup_error_)
   std::string setup_error_;

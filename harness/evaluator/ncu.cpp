@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
 #include <cstdlib>
 #include <sstream>
 
@@ -55,9 +56,31 @@ std::optional<double> number(std::string text) {
 }
 
 std::string short_name(const std::string& metric) {
-  for (const auto& [name, full] : kNcuMetrics)
-    if (metric == full) return name;
+  for (const auto& m : kNcuMetrics)
+    if (metric == m.metric) return m.name;
   return "";
+}
+
+/// The factor from `unit` to its base: times to nanoseconds ("usecond" is
+/// 1000), SI-prefixed counts to counts ("Minst" is 1e6), anything else 1.
+double to_base_units(std::string_view unit) {
+  if (unit.ends_with("second") && unit.find('/') == std::string_view::npos) {
+    std::string_view prefix = unit.substr(0, unit.size() - 6);
+    if (prefix == "n") return 1;
+    if (prefix == "u") return 1e3;
+    if (prefix == "m") return 1e6;
+    if (prefix.empty()) return 1e9;
+  }
+  if (unit.size() > 1 && std::islower(static_cast<unsigned char>(unit[1]))) {
+    switch (unit[0]) {
+      case 'K': return 1e3;
+      case 'M': return 1e6;
+      case 'G': return 1e9;
+      case 'T': return 1e12;
+      default: break;
+    }
+  }
+  return 1;
 }
 
 }  // namespace
@@ -78,7 +101,7 @@ std::string find_ncu(const std::string& configured) {
 
 Expected<std::map<std::string, double>> parse_ncu_csv(std::string_view text) {
   std::vector<std::string> header;
-  size_t id_col = 0, name_col = 0, value_col = 0;
+  size_t id_col = 0, name_col = 0, unit_col = 0, value_col = 0;
   std::string first_id;
   std::map<std::string, double> out;
   std::istringstream in{std::string(text)};
@@ -91,6 +114,7 @@ Expected<std::map<std::string, double>> parse_ncu_csv(std::string_view text) {
       };
       id_col = col("ID");
       name_col = col("Metric Name");
+      unit_col = col("Metric Unit");
       value_col = col("Metric Value");
       if (name_col < fields.size() && value_col < fields.size()) header = fields;
       continue;
@@ -102,7 +126,8 @@ Expected<std::map<std::string, double>> parse_ncu_csv(std::string_view text) {
     }
     std::string name = short_name(fields[name_col]);
     auto value = number(fields[value_col]);
-    if (!name.empty() && value) out[name] = *value;
+    double scale = unit_col < fields.size() ? to_base_units(fields[unit_col]) : 1;
+    if (!name.empty() && value) out[name] = *value * scale;
   }
   if (header.empty()) return Error{"ncu printed no metrics table"};
   if (out.empty()) return Error{"ncu's table has none of the metrics asked for (no kernel was profiled?)"};
@@ -119,7 +144,7 @@ Expected<std::map<std::string, double>> run_ncu(const std::string& ncu, const st
   fs::create_directories(tmp_dir, ec);
   fs::path log = tmp_dir / fmt::format("ncu-{}-{}.csv", getpid(), counter++);
   std::vector<std::string> metrics;
-  for (const auto& [name, full] : kNcuMetrics) metrics.emplace_back(full);
+  for (const auto& m : kNcuMetrics) metrics.emplace_back(m.metric);
   std::vector<std::string> argv = {ncu, "--csv", "--clock-control", "none", "--metrics", join(metrics, ","),
                                    "--kernel-name-base", "mangled", "--kernel-name", mangled, "--launch-count", "1",
                                    "--log-file", log.string()};

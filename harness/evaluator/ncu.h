@@ -20,12 +20,25 @@
 
 namespace stark::harness {
 
-/// The metrics asked for, by the short name prompts and reports show: each
-/// in percent of its peak over the launch.
-inline constexpr std::pair<const char*, const char*> kNcuMetrics[] = {
-    {"sm", "sm__throughput.avg.pct_of_peak_sustained_elapsed"},
-    {"memory", "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed"},
-    {"dram", "dram__throughput.avg.pct_of_peak_sustained_elapsed"},
+/// One metric asked of ncu, by the short name the facts use.
+struct NcuMetric {
+  const char* name;
+  const char* metric;
+  /// Throughput in percent of its peak over the launch, kept as it is in
+  /// ProfileFacts::ncu; the others are counts the FLOP rate is made from.
+  bool percent;
+};
+
+inline constexpr NcuMetric kNcuMetrics[] = {
+    {"sm", "sm__throughput.avg.pct_of_peak_sustained_elapsed", true},
+    {"memory", "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed", true},
+    {"dram", "dram__throughput.avg.pct_of_peak_sustained_elapsed", true},
+    // FP32 instructions executed by threads whose predicate was on: the
+    // kernel's floating-point work, however its source spells it.
+    {"ffma", "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", false},
+    {"fadd", "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", false},
+    {"fmul", "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", false},
+    {"duration_ns", "gpu__time_duration.sum", false},
 };
 
 /// `configured` when set ("off": none), else ncu on PATH or in the CUDA
@@ -33,7 +46,9 @@ inline constexpr std::pair<const char*, const char*> kNcuMetrics[] = {
 std::string find_ncu(const std::string& configured);
 
 /// The metrics of the first kernel in `ncu --csv` output (one row per
-/// metric, with "Metric Name" and "Metric Value" columns), by short name.
+/// metric, with "Metric Name", "Metric Unit" and "Metric Value" columns), by
+/// short name, in base units: ncu scales a value to its size ("12.5 Minst",
+/// "3.2 usecond"), so counts come back as counts and times as nanoseconds.
 /// ncu's own "==PROF==" lines may surround the table.
 Expected<std::map<std::string, double>> parse_ncu_csv(std::string_view text);
 

@@ -5,6 +5,7 @@
 // The real ncu runs in the GPU suite where the machine lets it read counters.
 #include "harness/evaluator/ncu.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -65,6 +66,33 @@ TEST(NcuCsv, NoTableOrNoKernelSaysSo) {
                            "\"0\",\"f<a, \"\"b\"\">\",\"dram__throughput.avg.pct_of_peak_sustained_elapsed\",\"7\"\n");
   ASSERT_TRUE(odd) << odd.error().message;
   EXPECT_DOUBLE_EQ(odd->at("dram"), 7);
+}
+
+// ncu scales a value to its size and says so in the unit column; the
+// FLOP rate needs counts as counts and the time in nanoseconds.
+TEST(NcuCsv, ScaledCountsAndTimesComeBackInBaseUnits) {
+  std::string table = "\"ID\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n";
+  auto row = [&](const char* metric, const char* unit, const char* value) {
+    table += fmt::format("\"0\",\"{}\",\"{}\",\"{}\"\n", metric, unit, value);
+  };
+  row("smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", "Minst", "8.39");
+  row("smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", "inst", "1,024");
+  row("smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", "Kinst", "2");
+  row("gpu__time_duration.sum", "usecond", "12.5");
+  row("dram__throughput.avg.pct_of_peak_sustained_elapsed", "%", "40");
+  auto m = parse_ncu_csv(table);
+  ASSERT_TRUE(m) << m.error().message;
+  EXPECT_DOUBLE_EQ(m->at("ffma"), 8.39e6);
+  EXPECT_DOUBLE_EQ(m->at("fadd"), 1024);
+  EXPECT_DOUBLE_EQ(m->at("fmul"), 2000);
+  EXPECT_DOUBLE_EQ(m->at("duration_ns"), 12500);
+  EXPECT_DOUBLE_EQ(m->at("dram"), 40);  // a percentage has no prefix to undo
+  for (auto [unit, ns] : {std::pair{"nsecond", 7.0}, {"msecond", 7e6}, {"second", 7e9}}) {
+    auto t = parse_ncu_csv(fmt::format("\"ID\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+                                       "\"0\",\"gpu__time_duration.sum\",\"{}\",\"7\"\n", unit));
+    ASSERT_TRUE(t) << unit;
+    EXPECT_DOUBLE_EQ(t->at("duration_ns"), ns) << unit;
+  }
 }
 
 class NcuRun : public ::testing::Test {

@@ -1,5 +1,7 @@
 #include "harness/evaluator/profile_facts.h"
 
+#include "harness/evaluator/ncu.h"
+
 #include <algorithm>
 #include <optional>
 
@@ -45,6 +47,20 @@ void add_measured_facts(Evaluation& e) {
   double copy_gbs = e.gpu ? e.gpu->copy_bandwidth_gbs : 0;
   set_bandwidth(e.baseline_profile, bytes, base_us, copy_gbs);
   set_bandwidth(e.variant_profile, bytes, var_us, copy_gbs);
+}
+
+void add_ncu_reading(ProfileFacts& facts, const std::map<std::string, double>& reading, double fma_peak_gflops) {
+  for (const auto& m : kNcuMetrics)
+    if (auto it = reading.find(m.name); m.percent && it != reading.end()) facts.ncu[m.name] = it->second;
+  auto count = [&](const char* name) -> std::optional<double> {
+    auto it = reading.find(name);
+    if (it == reading.end()) return std::nullopt;
+    return it->second;
+  };
+  auto ffma = count("ffma"), fadd = count("fadd"), fmul = count("fmul"), ns = count("duration_ns");
+  if (!ffma || !fadd || !fmul || !ns || !(*ns > 0)) return;
+  facts.achieved_gflops = (2 * *ffma + *fadd + *fmul) / *ns;  // operations per nanosecond = GFLOP/s
+  if (fma_peak_gflops > 0) facts.fma_share = *facts.achieved_gflops / fma_peak_gflops;
 }
 
 }  // namespace stark::harness

@@ -58,5 +58,26 @@ TEST(ProfileFactsFill, OnlyTheJudgedInstantiationsResources) {
   EXPECT_EQ(got[1], (KernelResources{"_Z1kIdEvPT_", 40, 16, 0}));
 }
 
+// ncu counts instructions, not FLOPs: an FMA is two operations, an add or
+// a multiply one; the rate is over the launch ncu timed.
+TEST(ProfileFactsFill, TheFlopRateFromNcusCountsAgainstTheFmaPeak) {
+  ProfileFacts f;
+  add_ncu_reading(f, {{"ffma", 4e6}, {"fadd", 1e6}, {"fmul", 1e6}, {"duration_ns", 1000}, {"dram", 55}, {"sm", 12}},
+                  50'000);
+  ASSERT_TRUE(f.achieved_gflops);
+  EXPECT_DOUBLE_EQ(*f.achieved_gflops, 10'000);  // 10e6 operations in 1 us
+  EXPECT_DOUBLE_EQ(*f.fma_share, 0.2);
+  EXPECT_EQ(f.ncu, (std::map<std::string, double>{{"dram", 55}, {"sm", 12}}));  // counts are not percentages
+  // A reading without the time (an older ncu, a metric it refused) gives no rate, and no share without a peak.
+  ProfileFacts partial;
+  add_ncu_reading(partial, {{"ffma", 4e6}, {"fadd", 0}, {"fmul", 0}, {"dram", 55}}, 50'000);
+  EXPECT_FALSE(partial.achieved_gflops);
+  EXPECT_EQ(partial.ncu.size(), 1u);
+  ProfileFacts no_peak;
+  add_ncu_reading(no_peak, {{"ffma", 0}, {"fadd", 0}, {"fmul", 0}, {"duration_ns", 10}}, 0);
+  EXPECT_DOUBLE_EQ(*no_peak.achieved_gflops, 0);  // an integer kernel: no FP32 work, and that is known
+  EXPECT_FALSE(no_peak.fma_share);
+}
+
 }  // namespace
 }  // namespace stark::harness

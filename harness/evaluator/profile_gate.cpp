@@ -6,6 +6,7 @@
 
 #include "harness/evaluator/gpu_evaluator.h"
 #include "harness/evaluator/ncu.h"
+#include "harness/evaluator/profile_facts.h"
 #include "harness/evaluator/run_once.h"
 #include "harness/store/capture_store.h"
 
@@ -22,11 +23,12 @@ void GpuEvaluator::add_ncu_facts(const EvaluateRequest& req, const std::vector<s
   {
     std::lock_guard lock(mutex_);
     if (ncu_off_) return;
-    ncu = find_ncu(options_.ncu);
-    if (ncu.empty()) {
+    if (ncu_path_.empty()) ncu_path_ = find_ncu(options_.ncu);
+    if (ncu_path_.empty()) {
       ncu_off_ = options_.ncu == "off" ? "turned off" : "ncu not found";
       return;
     }
+    ncu = ncu_path_;
   }
   // ncu's log stays on the node a worker runs on, as compute-sanitizer's does.
   if (pool_->executor().ships()) return;
@@ -57,8 +59,9 @@ void GpuEvaluator::add_ncu_facts(const EvaluateRequest& req, const std::vector<s
     std::lock_guard lock(mutex_);
     original_ncu_[e.kernel] = *got;
   }
-  e.baseline_profile.ncu = *original;
-  if (auto got = profile(req.variant_cubin, req.launch)) e.variant_profile.ncu = *got;
+  double fma_peak = e.gpu ? e.gpu->fma_peak_gflops : 0;
+  add_ncu_reading(e.baseline_profile, *original, fma_peak);
+  if (auto got = profile(req.variant_cubin, req.launch)) add_ncu_reading(e.variant_profile, *got, fma_peak);
 }
 
 }  // namespace stark::harness

@@ -13,6 +13,7 @@
 
 #include "core/file_io.h"
 #include "harness/common/cubin_info.h"
+#include "harness/worker/roofline.h"
 
 namespace stark::harness {
 
@@ -93,42 +94,10 @@ Expected<std::unique_ptr<GpuContext>> GpuContext::open(int ordinal) {
   auto flush = g->alloc(std::max<size_t>(2 * l2, 8 << 20), "the L2 flush buffer");
   if (!flush) return flush.error();
   g->flush_ = std::move(*flush);
-  g->info_.copy_bandwidth_gbs = g->measure_copy_bandwidth();
+  // 16x the flush buffer (2x L2) makes the cache's share of the copy negligible.
+  g->info_.copy_bandwidth_gbs = measure_copy_bandwidth(*g, 16 * g->flush_.size());
+  g->info_.fma_peak_gflops = measure_fma_peak(*g);
   return g;
-}
-
-double GpuContext::measure_copy_bandwidth() {
-  size_t free = 0, total = 0;
-  if (cu_->cuMemGetInfo(&free, &total) != CUDA_SUCCESS) return 0;
-  // 16x the flush buffer (2x L2) makes the cache's share negligible; capped
-  // so a busy GPU keeps most of its free memory.
-  size_t bytes = std::min<size_t>(std::max<size_t>(16 * flush_.size(), size_t{256} << 20), free / 4);
-  if (bytes < (size_t{32} << 20)) return 0;
-  auto src = alloc(bytes, "the copy-bandwidth probe");
-  auto dst = alloc(bytes, "the copy-bandwidth probe");
-  CUevent start = nullptr, stop = nullptr;
-  if (!src || !dst || cu_->cuEventCreate(&start, CU_EVENT_DEFAULT) != CUDA_SUCCESS) return 0;
-  if (cu_->cuEventCreate(&stop, CU_EVENT_DEFAULT) != CUDA_SUCCESS) {
-    cu_->cuEventDestroy(start);
-    return 0;
-  }
-  double best_ms = 0;
-  cu_->cuMemsetD8Async(src->ptr(), 1, bytes, stream_);
-  cu_->cuMemsetD8Async(dst->ptr(), 2, bytes, stream_);
-  for (int run = 0; run < 6; ++run) {  // the first copy warms up and is not counted
-    cu_->cuEventRecord(start, stream_);
-    cu_->cuMemcpyDtoDAsync(dst->ptr(), src->ptr(), bytes, stream_);
-    cu_->cuEventRecord(stop, stream_);
-    float ms = 0;
-    if (cu_->cuEventSynchronize(stop) != CUDA_SUCCESS || cu_->cuEventElapsedTime(&ms, start, stop) != CUDA_SUCCESS) {
-      best_ms = 0;
-      break;
-    }
-    if (run > 0 && ms > 0 && (best_ms == 0 || ms < best_ms)) best_ms = ms;
-  }
-  cu_->cuEventDestroy(start);
-  cu_->cuEventDestroy(stop);
-  return best_ms > 0 ? 2.0 * static_cast<double>(bytes) / (best_ms * 1e-3) / 1e9 : 0;
 }
 
 GpuContext::~GpuContext() {

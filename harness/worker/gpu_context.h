@@ -105,9 +105,6 @@ class GpuContext {
     std::vector<InitialGlobal> globals;
   };
   Expected<std::vector<InitialGlobal>> keep_initial_globals(CUmodule m, const std::string& image);
-  /// Device-to-device copy bandwidth in GB/s (bytes read plus written), the
-  /// best of a few copies of a buffer far larger than L2; 0 when it cannot run.
-  double measure_copy_bandwidth();
   std::list<LoadedModule> modules_;  // most recently used first
 };
 

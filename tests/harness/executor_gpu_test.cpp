@@ -2,6 +2,7 @@
 // worker per visible GPU, pinned with CUDA_VISIBLE_DEVICES, and the shipped
 // protocol (cubins and captures sent as blobs into the worker's cache) giving
 // the verdict the shared-filesystem path gives.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -64,15 +65,44 @@ TEST_F(LocalExecutorGpu, OneWorkerPerGpuJudgesByPathAndShipped) {
   }
 }
 
+// A grid-stride axpb its author launched on a handful of blocks, 4 Mi
+// elements: every thread walks a thousand of them one latency at a time. The
+// candidate is the same code on a grid that covers the input, clearly faster,
+// so it could be the result and ncu profiles it (and the original).
+const char* kFewBlocksAxpb = R"(__global__ void axpb(int n, float a, float b, const float* x, float* y) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    y[i] = a * x[i] + b;
+})";
+
 // The profile facts of a candidate that could be the result, read and
 // measured on the GPU: the cubin's resources, occupancy at the captured
-// launch shape, the bandwidth against the memory roof, and ncu's throughput
-// where ncu can read the counters here.
+// launch shape, the bandwidth against the memory roof, and, where ncu can
+// read the counters here, its throughput and the FP32 FLOP rate against the
+// FMA peak the worker measured.
 TEST_F(LocalExecutorGpu, ACandidateThatCouldWinHasItsProfileFacts) {
+  const int n = 1 << 22;
+  p->write("src/axpb.cu", std::string(kFewBlocksAxpb) + "\n");
+  Kernel& k = p->add_kernel("axpb", "src/axpb.cu", "__global__ void axpb", "_Z4axpbiffPKfPf",
+                            {testing::scalar("n", "int", 4), testing::scalar("a", "float", 4),
+                             testing::scalar("b", "float", 4), testing::pointer("x", "float", true),
+                             testing::pointer("y", "float", false)});
+  k.options.args = fmt::format("n={}, a=1.5, b=0.5", n);
+  k.options.buffers = "x[n], y[n]";
+  k.options.grid = "32";
+  k.options.block = "128";
   GpuEvaluator ev(p->manifest(), options);
   if (!ev.gpu()) GTEST_SKIP() << "no GPU: " << ev.no_gpu_reason();
-  Evaluation e = evaluate(ev);
+  Variant v{k.id, kFewBlocksAxpb, {}};
+  v.launch.grid = {"ceil_div(n, 256)"};
+  v.launch.block = {"256"};
+  Evaluation e = ev.evaluate(k, v);
   ASSERT_EQ(e.verdict, Verdict::Accepted) << e.reason;
+  ASSERT_TRUE(e.gpu);
+  std::printf("roofs: copy %.0f GB/s, FP32 FMA %.0f GFLOP/s; speedup %.1fx\n", e.gpu->copy_bandwidth_gbs,
+              e.gpu->fma_peak_gflops, e.speedup.value_or(0));
+  EXPECT_GT(e.gpu->fma_peak_gflops, 1000) << "every GPU STARK supports does more than 1 TFLOP/s of FP32 FMA";
+  ASSERT_TRUE(e.speedup);
+  EXPECT_GT(*e.speedup, 2) << "the full grid should leave the handful of blocks far behind";
   for (const ProfileFacts* f : {&e.baseline_profile, &e.variant_profile}) {
     std::printf("profile: %s\n", describe(*f).c_str());
     ASSERT_FALSE(f->resources.empty());
@@ -85,18 +115,30 @@ TEST_F(LocalExecutorGpu, ACandidateThatCouldWinHasItsProfileFacts) {
     ASSERT_TRUE(f->roof_share);
     EXPECT_LT(*f->roof_share, 2) << "beyond twice the measured copy bandwidth: the bytes or the time are wrong";
   }
+  // 32 blocks of 128 threads cannot fill an SM each: the calculator says so.
+  EXPECT_LT(*e.baseline_profile.occupancy, *e.variant_profile.occupancy + 1e-9);
   if (auto why = ev.ncu_unavailable()) {
     std::printf("ncu: no facts here: %s\n", why->c_str());
-  } else if (!(e.speedup && *e.speedup > 1)) {
-    std::printf("ncu: not run (%.2fx: not faster, so it cannot be the result)\n", e.speedup.value_or(0));
-  } else {
-    ASSERT_FALSE(e.variant_profile.ncu.empty()) << "ncu ran but gave nothing";
-    for (const auto& [name, pct] : e.variant_profile.ncu) {
+    return;
+  }
+  for (const ProfileFacts* f : {&e.baseline_profile, &e.variant_profile}) {
+    ASSERT_FALSE(f->ncu.empty()) << "ncu ran but gave nothing";
+    for (const auto& [name, pct] : f->ncu) {
       EXPECT_GE(pct, 0) << name;
       EXPECT_LE(pct, 110) << name;
     }
-    EXPECT_TRUE(e.baseline_profile.ncu.count("dram"));
+    EXPECT_TRUE(f->ncu.count("dram"));
+    // One FMA per element: 2n operations over the launch ncu timed.
+    ASSERT_TRUE(f->achieved_gflops);
+    ASSERT_TRUE(f->fma_share);
+    EXPECT_GT(*f->achieved_gflops, 0);
+    EXPECT_LT(*f->fma_share, 1) << "an axpb cannot reach the FMA peak";
   }
+  // The rate over the worker's own median time gives back about 2n operations
+  // (ncu timed one launch with its own cache control: loose bounds).
+  double ops = *e.variant_profile.achieved_gflops * *e.variant_us * 1e3;
+  EXPECT_GT(ops, 0.25 * 2 * n);
+  EXPECT_LT(ops, 4.0 * 2 * n);
 }
 
 }  // namespace
