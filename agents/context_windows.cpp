@@ -19,6 +19,8 @@ PlanInput plan_window(const SearchTree& tree, int node, const KernelBrief& brief
   in.root = &tree.root();
   in.children = nodes(tree, tree.node(node).children);
   in.leaderboard = nodes(tree, tree.leaderboard(top_r));
+  for (const auto& n : tree.nodes())
+    if (n.parent && !n.strategy.empty()) in.tried.push_back(n.strategy);
   return in;
 }
 

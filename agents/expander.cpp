@@ -101,7 +101,7 @@ std::optional<SearchNode> Expander::plan_and_code(const SearchTree& tree, const 
   return std::nullopt;
 }
 
-std::pair<SearchNode, RoleUsage> Expander::expand(const SearchTree& tree, const Selection& sel) const {
+std::pair<SearchNode, RoleUsage> Expander::expand(const SearchTree& tree, const Selection& sel, int seq) const {
   SearchNode n;
   n.parent = sel.node;
   RoleUsage usage;
@@ -124,6 +124,12 @@ std::pair<SearchNode, RoleUsage> Expander::expand(const SearchTree& tree, const 
   n.variant = variant;
   if (auto valid = validator.validate(*brief.kernel, variant); !valid)
     return {failed(n, "invalid", valid.error().message), usage};
+  if (ledger)
+    if (auto first = ledger->claim(candidate_key(variant), seq))
+      return {failed(n, kDuplicateStatus,
+                     fmt::format("the same code and launch as {} (spacing and comments aside): not evaluated again",
+                                 *first)),
+              usage};
   apply_evaluation(n, evaluator.evaluate(*brief.kernel, variant));
   return {n, usage};
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "agents/candidate_key.h"
 #include "agents/search_tree.h"
 #include "agents/selection.h"
 #include "agents/team.h"
@@ -25,10 +26,14 @@ struct Expander {
   const SelectionRules& rules;
   Deadline deadline;  // the kernel's --time-limit, for calls in progress
   RoleTemperatures temperatures{};  // the search's, given to each role call
+  /// The search's candidates so far: a candidate already there is a
+  /// duplicate, not evaluated again. Null: every candidate is evaluated.
+  CandidateLedger* ledger = nullptr;
 
   /// The new node (its parent set, not yet in the tree) and what its roles
-  /// cost. Never throws: every failure is a failed node with its reason.
-  std::pair<SearchNode, RoleUsage> expand(const SearchTree& tree, const Selection& sel) const;
+  /// cost; `seq` numbers the expansion (its claim in the ledger). Never
+  /// throws: every failure is a failed node with its reason.
+  std::pair<SearchNode, RoleUsage> expand(const SearchTree& tree, const Selection& sel, int seq = -1) const;
 
  private:
   /// Plan, grounding and code for a healthy node; fills n and variant, or

@@ -55,7 +55,7 @@ class Flights {
                               done->changed.notify_all();
                             }
                           } report{done, seq};
-                          return expander.expand(*snapshot, sel);
+                          return expander.expand(*snapshot, sel, seq);
                         })});
   }
 
@@ -105,6 +105,15 @@ class Flights {
   std::shared_ptr<Done> done_;
   std::vector<Flight> flights_;
 };
+
+/// Attempts spent: every node below the root but the duplicates, which are
+/// free up to as many as the budget (so a team that only repeats itself
+/// still comes to an end).
+int spent_attempts(const SearchTree& tree, int budget) {
+  int nodes = static_cast<int>(tree.size()) - 1, duplicates = 0;
+  for (const auto& n : tree.nodes()) duplicates += n.status == kDuplicateStatus;
+  return nodes - duplicates + std::max(0, duplicates - std::max(budget, 0));
+}
 
 }  // namespace
 
@@ -186,7 +195,7 @@ SearchOutcome run_search(const KernelBrief& brief, Team& team, Evaluator& evalua
   SearchTree& tree = state->tree;
   auto finish = [&](std::string why) {
     out.tree = tree;
-    out.attempts = static_cast<int>(tree.size()) - 1;
+    out.attempts = spent_attempts(tree, options.budget);
     out.usage = state->usage;
     out.stopped = std::move(why);
     return out;
@@ -209,14 +218,17 @@ SearchOutcome run_search(const KernelBrief& brief, Team& team, Evaluator& evalua
     return scripted < script.size() ? std::optional(script[scripted]) : std::nullopt;
   };
 
-  Expander expander{brief, team, evaluator, validator, options.rules, deadline, options.temperatures};
+  CandidateLedger ledger;
+  for (const auto& n : tree.nodes())
+    if (n.id == 0 || was_evaluated(n)) ledger.add_node(candidate_key(n.variant), n.id);
+  Expander expander{brief, team, evaluator, validator, options.rules, deadline, options.temperatures, &ledger};
   Flights flights(expander);
   for (const auto& p : state->pending) flights.launch(p, tree);  // in flight when the search was interrupted
   std::optional<std::string> stop;
   for (;;) {
     // Select while there is room: in flight, in the budget, and (replaying) in turn.
     while (!stop) {
-      int attempts = static_cast<int>(tree.size()) - 1;
+      int attempts = spent_attempts(tree, options.budget);
       if (attempts + static_cast<int>(flights.size()) >= options.budget) break;
       if (static_cast<int>(flights.size()) >= std::max(options.parallel, 1)) break;
       if (auto next = next_scripted(); next && next->kind != OrderEvent::Select) break;
@@ -234,7 +246,7 @@ SearchOutcome run_search(const KernelBrief& brief, Team& team, Evaluator& evalua
       flights.launch(p, tree);
     }
     if (flights.empty()) {
-      if (static_cast<int>(tree.size()) - 1 >= options.budget) return finish("budget");
+      if (spent_attempts(tree, options.budget) >= options.budget) return finish("budget");
       if (stop) return finish(*stop);
       return finish("nothing left to expand");
     }
@@ -248,6 +260,7 @@ SearchOutcome run_search(const KernelBrief& brief, Team& team, Evaluator& evalua
     node.temperature_dropped = usage.temperature_dropped;
     add_usage(state->usage, usage);
     int id = tree.add(std::move(node));
+    ledger.settle(pending.seq, id);
     std::erase_if(state->pending, [&](const InFlight& p) { return p.seq == pending.seq; });
     state->order.push_back({OrderEvent::Commit, pending.seq});
     ++scripted;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -278,6 +279,80 @@ TEST(Search, InvalidVariantsAreFailedNodesWithTheReason) {
   ASSERT_EQ(out.tree.size(), 4u);
   EXPECT_EQ(out.tree.node(1).status, "invalid");
   EXPECT_EQ(out.tree.node(1).diagnostics, "host code in the variant");
+}
+
+/// A team with one idea: every plan and every fix is the same kernel with
+/// its multiply written the other way round, however it is spaced.
+class OneIdeaTeam : public Team {
+ public:
+  BackendInfo info() const override { return {"scripted", "one-idea"}; }
+  RoleReply<Plan> plan(const PlanInput& in) override { return {Plan{"swap operands", in.node->variant.source, {}}, {}}; }
+  RoleReply<Variant> code(const CodeInput& in) override { return {idea(in.node->variant.source), {}}; }
+  RoleReply<Variant> debug(const DebugInput& in) override { return {idea(in.node->variant.source), {}}; }
+  std::atomic<int> codes{0};
+
+ private:
+  Variant idea(const std::string& source) {
+    int n = codes++;
+    Variant v;
+    v.source = source;
+    auto at = v.source.find("a * x[0]");
+    if (at != std::string::npos) v.source.replace(at, 8, "x[0] * a");
+    v.source += std::string(static_cast<size_t>(n % 3), '\n') + "// attempt " + std::to_string(n);
+    return v;
+  }
+};
+
+// No attempt is spent on a candidate already evaluated: the second and
+// later copies are duplicate nodes that name the first, cost nothing on the
+// GPU, are never debugged, and the search still ends (duplicates are free
+// only up to the budget's number of them).
+TEST(Search, ACandidateAlreadyEvaluatedIsADuplicateNotAnAttempt) {
+  Fixture f;
+  OneIdeaTeam team;
+  const int budget = 5;
+  auto out = run_search(f.brief, team, f.evaluator, f.validator, options(budget, 1, 1));
+  EXPECT_EQ(f.evaluator.calls(), 2);  // the original and the one idea
+  ASSERT_GE(out.tree.size(), 3u);
+  EXPECT_EQ(out.tree.node(1).status, "accepted");
+  int duplicates = 0;
+  for (const auto& n : out.tree.nodes()) {
+    if (n.status != kDuplicateStatus) continue;
+    ++duplicates;
+    EXPECT_EQ(n.state, NodeState::Failed);
+    EXPECT_EQ(n.role, "plan+code") << "a duplicate is not a failure to debug";
+    EXPECT_NE(n.diagnostics.find("the same code and launch as node 1"), std::string::npos) << n.diagnostics;
+  }
+  EXPECT_EQ(duplicates, 2 * budget - 1);
+  EXPECT_EQ(out.attempts, budget);
+  EXPECT_EQ(out.stopped, "budget");
+}
+
+// The original, reformatted or commented, is not a candidate either.
+TEST(Search, TheOriginalRespelledIsADuplicateOfTheRoot) {
+  Fixture f;
+  struct Respell : OneIdeaTeam {
+    RoleReply<Variant> code(const CodeInput& in) override {
+      return {Variant{"", "  " + in.root->variant.source + "  // unchanged", {}}, {}};
+    }
+  } team;
+  auto out = run_search(f.brief, team, f.evaluator, f.validator, options(2, 1, 1));
+  EXPECT_EQ(f.evaluator.calls(), 1);
+  ASSERT_GE(out.tree.size(), 2u);
+  EXPECT_EQ(out.tree.node(1).status, kDuplicateStatus);
+  EXPECT_NE(out.tree.node(1).diagnostics.find("the original kernel (node 0)"), std::string::npos);
+}
+
+// Four expansions in flight that write the same candidate at the same
+// time: one evaluation among them.
+TEST(Search, ConcurrentCopiesReachTheGpuOnce) {
+  Fixture f;
+  OneIdeaTeam team;
+  auto out = run_search(f.brief, team, f.evaluator, f.validator, options(4, 1, 4));
+  EXPECT_EQ(f.evaluator.calls(), 2);
+  int accepted = 0;
+  for (const auto& n : out.tree.nodes()) accepted += n.id > 0 && n.status == "accepted";
+  EXPECT_EQ(accepted, 1);
 }
 
 }  // namespace

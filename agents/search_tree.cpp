@@ -12,6 +12,14 @@ namespace stark {
 
 using nlohmann::json;
 
+bool was_evaluated(const SearchNode& n) {
+  if (n.variant.source.empty()) return false;
+  for (const char* before : {"plan_failed", "plan_ungrounded", "code_failed", "unfilled_spans", "debug_failed", "invalid",
+                             kDuplicateStatus})
+    if (n.status == before) return false;
+  return true;
+}
+
 const char* to_string(NodeState s) {
   switch (s) {
     case NodeState::Correct: return "correct";

@@ -103,6 +103,14 @@ class SearchTree {
 
 const char* to_string(NodeState s);
 
+/// A node's status when its candidate was the same as one the search had
+/// already evaluated: it cost no evaluation and no attempt.
+inline constexpr const char* kDuplicateStatus = "duplicate";
+
+/// Whether a node's candidate reached the evaluator (it failed no role, no
+/// grounding and no variant check, and was not a duplicate).
+bool was_evaluated(const SearchNode& node);
+
 }  // namespace stark
 
 #endif  // STARK_AGENTS_SEARCH_TREE_H

@@ -20,10 +20,11 @@ bool is_selectable(const SearchTree& tree, int id, const SelectionRules& rules, 
     // Only children that produced a candidate use up the root's slots: a
     // plan lost to a failing API is no idea explored.
     int tried = pending(in_flight, id);
-    for (int c : n.children) tried += !tree.node(c).variant.source.empty();
+    for (int c : n.children) tried += !tree.node(c).variant.source.empty() && tree.node(c).status != kDuplicateStatus;
     return n.healthy() && tried < rules.n_root;
   }
   if (!n.healthy() && n.variant.source.empty()) return false;  // failed before writing code: nothing to debug
+  if (n.status == kDuplicateStatus) return false;  // nothing wrong with it to debug, nothing new to build on
   bool all_failed = std::all_of(n.children.begin(), n.children.end(),
                                 [&](int c) { return tree.node(c).state == NodeState::Failed; });
   if (static_cast<int>(n.children.size()) > rules.n_child && all_failed) return false;  // dead branch

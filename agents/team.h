@@ -58,6 +58,9 @@ struct PlanInput {
   const SearchNode* root = nullptr;
   std::vector<const SearchNode*> children;
   std::vector<const SearchNode*> leaderboard;
+  /// The strategy of every node below the root, anywhere in the tree: what
+  /// the search has already spent attempts on.
+  std::vector<std::string> tried;
   int proposal = 0;  // how many other plans for this node are being made at the same time before this one
   std::string refused;  // why this node's previous plan was refused (its grounding); empty for a first plan
   Deadline deadline;

@@ -125,6 +125,15 @@ RoleReply<Plan> BuiltinTeam::plan(const PlanInput& in) {
   std::vector<std::string> untried;
   for (const auto& l : *all)
     if (!tried.count(l)) untried.push_back(l);
+  // A family the search has not spent an attempt on anywhere comes before
+  // one it has, each group in the catalogue's (profile-ranked) order.
+  std::set<std::string> families;
+  for (const auto& t : in.tried)
+    if (auto p = parse_label(t)) families.insert(p->first);
+  std::stable_partition(untried.begin(), untried.end(), [&](const std::string& l) {
+    auto p = parse_label(l);
+    return !p || !families.count(p->first);
+  });
   // Plans made at the same time for this node take the next ones in order.
   if (static_cast<size_t>(in.proposal) >= untried.size())
     return {Error{fmt::format("builtin: no untried transformation left for this kernel ({} tried)", tried.size())}, {}};

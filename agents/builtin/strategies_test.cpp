@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "agents/builtin/builtin_team.h"
@@ -31,6 +32,25 @@ struct Nnops {
 };
 using Strategies = testing::ScannedKernels<Nnops>;
 using testing::kH200;
+
+/// A search tree of the kernel as written (with the profile given) and the
+/// plan role's window on its root.
+struct RootWindow {
+  SearchTree tree;
+  KernelBrief brief;
+  RootWindow(const Kernel& k, const std::string& source, const ProfileFacts& profile = {})
+      : tree([&] {
+          SearchNode root;
+          root.variant.source = source;
+          root.profile = profile;
+          return root;
+        }()) {
+    brief.kernel = &k;
+    brief.source = source;
+    brief.gpu = kH200;
+  }
+  PlanInput plan() const { return plan_window(tree, 0, brief, 3); }
+};
 
 TEST_F(Strategies, EachNaiveKernelGetsItsPattern) {
   BuiltinTeam team(manifest_->source_root, setup());
@@ -78,24 +98,47 @@ TEST_F(Strategies, TheNodesProfileRanksWhatEasesItsLimiterFirst) {
   ASSERT_LT(at(*plain, "restrict()"), at(*plain, "max-registers(registers=64)")) << ::testing::PrintToString(*plain);
   EXPECT_LT(at(*ranked, "max-registers(registers=64)"), at(*ranked, "restrict()")) << ::testing::PrintToString(*ranked);
   EXPECT_EQ(ranked->front(), plain->front()) << "the structural group stays ahead of the polish";
-  SearchNode root;
-  root.variant.source = source(k);
-  root.profile = starved;
-  SearchTree tree(root);
-  KernelBrief brief;
-  brief.kernel = &k;
-  brief.source = source(k);
-  brief.gpu = kH200;
-  PlanInput in = plan_window(tree, 0, brief, 3);
+  RootWindow window(k, source(k), starved);
+  PlanInput in = window.plan();
   for (size_t i = 0; i < ranked->size(); ++i) {
     in.proposal = static_cast<int>(i);
     auto plan = team.plan(in);
     ASSERT_TRUE(plan.value) << plan.value.error().message;
     EXPECT_EQ(plan.value->strategy, (*ranked)[i]);
-    if (plan.value->strategy == "max-registers(registers=64)")
+    if (plan.value->strategy == "max-registers(registers=64)") {
       EXPECT_NE(plan.value->grounded.find("(eases occupancy: occupancy 25% at 64 registers)"), std::string::npos)
           << plan.value->grounded;
+    }
   }
+}
+
+// The budget goes to new ideas first: a family the search has tried on some
+// other node moves behind every family it has not, each part in its order.
+TEST_F(Strategies, AFamilyTriedElsewhereInTheTreeComesAfterTheUntriedOnes) {
+  BuiltinTeam team(manifest_->source_root, setup());
+  const Kernel& k = kernel("src/elementwise.cu:nnops::saxpy_kernel");
+  auto all = team.options(k, source(k), {}, kH200);
+  ASSERT_TRUE(all && all->size() >= 3) << ::testing::PrintToString(*all);
+  RootWindow window(k, source(k));
+  PlanInput in = window.plan();
+  auto family = [](const std::string& label) { return label.substr(0, label.find('(')); };
+  const std::string first = family(all->front());
+  in.tried = {all->front(), "some LLM's words, not a label"};
+  std::vector<std::string> planned;
+  for (size_t i = 0; i < all->size(); ++i) {
+    in.proposal = static_cast<int>(i);
+    auto plan = team.plan(in);
+    ASSERT_TRUE(plan.value) << plan.value.error().message;
+    planned.push_back(plan.value->strategy);
+  }
+  // Nothing lost, nothing added: the same options, the tried family last.
+  EXPECT_EQ(std::multiset<std::string>(planned.begin(), planned.end()),
+            std::multiset<std::string>(all->begin(), all->end()));
+  auto first_tried = std::find_if(planned.begin(), planned.end(), [&](const auto& l) { return family(l) == first; });
+  ASSERT_NE(first_tried, planned.end());
+  EXPECT_TRUE(std::all_of(first_tried, planned.end(), [&](const auto& l) { return family(l) == first; }))
+      << ::testing::PrintToString(planned);
+  EXPECT_NE(family(planned.front()), first);
 }
 
 TEST_F(Strategies, EveryOptionValidatesAndCompiles) {

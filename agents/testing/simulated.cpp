@@ -70,7 +70,9 @@ Expected<void> SimulatedValidator::validate(const Kernel&, const Variant& varian
 RoleReply<Plan> ScriptedTeam::plan(const PlanInput& in) {
   if (in.brief->source.find("PLANLESS") != std::string::npos) return {Error{"no idea"}, {}};
   Plan p;
-  p.strategy = fmt::format("idea {}.{}", in.node->id, in.children.size());
+  // Plans made at the same time for one node are different ideas.
+  p.strategy = in.proposal == 0 ? fmt::format("idea {}.{}", in.node->id, in.children.size())
+                                : fmt::format("idea {}.{}.{}", in.node->id, in.children.size(), in.proposal);
   p.grounded = in.node->variant.source;  // no markers: the search grounds it on the whole body
   return {p, {{100, 20}, cost_per_call}};
 }
@@ -81,7 +83,8 @@ RoleReply<Variant> ScriptedTeam::code(const CodeInput& in) {
   replace_all(v.source, "/*STARK_SPAN 1: " + in.plan.strategy + "*/", "");
   replace_all(v.source, "/*STARK_END 1*/", "");
   size_t tag = h(in.plan.strategy + in.node->variant.source) % 3;
-  v.source += fmt::format("\n// {}{}", in.plan.strategy, tag == 0 ? " BROKEN" : "");
+  // Code, not a comment: the search tells candidates apart by their tokens.
+  v.source += fmt::format("\nstatic __device__ const char* stark_idea = \"{}{}\";", in.plan.strategy, tag == 0 ? " BROKEN" : "");
   return {v, {{200, 80}, cost_per_call}};
 }
 

@@ -37,7 +37,7 @@ class SimulatedValidator : public VariantValidator {
 };
 
 /// A team whose replies are a pure function of what it is shown: plans name
-/// the node they expand; code appends a marker comment, and every third
+/// the node they expand; code appends a line naming the plan, and every third
 /// candidate is BROKEN; debug removes BROKEN. Records what debug was shown.
 class ScriptedTeam : public Team {
  public:

@@ -304,7 +304,11 @@ class GroundingModel {
       std::string code = grounded;
       if (open != std::string::npos) code.erase(open, std::string("/*STARK_SPAN 1: keep this store*/").size());
       if (size_t close = code.find("/*STARK_END 1*/"); close != std::string::npos) code.erase(close, 15);
-      if (++codes_ == 2) code.replace(code.find("int i ="), 7, "const int i =");  // outside its span
+      int call = ++codes_;
+      // A change inside the span, its own each time: the same candidate twice would be a duplicate, not an attempt.
+      if (size_t at = code.find("a * x[i]"); at != std::string::npos)
+        code.replace(at, 8, "a * x[i] + " + std::to_string(call) + ".0f * 0.0f");
+      if (call == 2) code.replace(code.find("int i ="), 7, "const int i =");  // outside its span
       text = "```cuda\n" + code + "\n```";
     } else {
       text = "no fix";
