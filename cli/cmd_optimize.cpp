@@ -161,7 +161,7 @@ class OptimizeCommand : public Command {
       return kExitFailed;
     }
     Manifest& manifest = input->manifest;
-    fs::path out = out_.empty() ? fs::path(build_dir_) / "stark" / (target_.empty() ? "all" : target_) : fs::path(out_);
+    const fs::path out = out_dir();
     // Taken once the build is known to exist (the lock creates the folder),
     // held to the end: a second run into this folder would spend the budget
     // again and overwrite this one's result.
@@ -269,6 +269,11 @@ class OptimizeCommand : public Command {
     return kExitOk;
   }
 
+  /// --out, else BUILD_DIR/stark/<target or all>.
+  fs::path out_dir() const {
+    return out_.empty() ? fs::path(build_dir_) / "stark" / (target_.empty() ? "all" : target_) : fs::path(out_);
+  }
+
   /// The LLM client stack for a model backend (nothing for builtin); Errors
   /// for a command line that cannot work (no model, no key, no price for
   /// --max-cost, --dry-run without a model backend).
@@ -282,7 +287,7 @@ class OptimizeCommand : public Command {
     llm::ClientOptions co;
     if (!no_cache_) co.cache_dir = fs::path(build_dir_) / ".stark" / "llm-cache";
     co.cache_read = !force_;
-    co.audit_dir = (out_.empty() ? fs::path(build_dir_) / "stark" / (target_.empty() ? "all" : target_) : fs::path(out_)) / "audit";
+    co.audit_dir = out_dir() / "audit";
     co.dry_run = dry_run_;
     co.dry_run_out = &std::cout;
     co.concurrency = parallel_;

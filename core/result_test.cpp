@@ -31,9 +31,9 @@ TEST(Result, RoundTripDropsKernelFromBest) {
   k.id = "a.cu:k";
   k.status = KernelStatus::NoGain;
   k.best = Variant{"a.cu:k", "__global__ void k() {}", {{"ceil_div(n, 512)"}, {"512"}, std::nullopt}};
-  k.tree = {{0, std::nullopt, "root", "accepted", 10.0, "", std::nullopt, ""},
-            {1, 0, "plan+code", "rejected", std::nullopt, "wrong output", k.best, "vectorize"}};
-  k.captures = {{"c-big", 9.0, 8.5}, {"c-small", 1.0, 0.5}};
+  k.tree = {{0, std::nullopt, "root", "accepted", 10.0, "", std::nullopt, "", Grounding::None, {}, {}},
+            {1, 0, "plan+code", "rejected", std::nullopt, "wrong output", k.best, "vectorize", Grounding::None, {}, {}}};
+  k.captures = {{"c-big", 9.0, 8.5, std::nullopt}, {"c-small", 1.0, 0.5, std::nullopt}};
   r.kernels = {k};
   nlohmann::json j = r;
   EXPECT_FALSE(j["kernels"][0]["best"].contains("kernel"));
@@ -54,7 +54,7 @@ TEST(Evaluation, RoundTrip) {
   e.verdict = Verdict::Rejected;
   e.reason = "output differs";
   e.checks = {{"sanitizer", std::nullopt, "compute-sanitizer not found"}, {"outputs", false, "x[3]"}};
-  e.captures = {{"0", Timing{10, 9, 11, 50}, std::nullopt, 0.5, 0.1}};
+  e.captures = {{"0", Timing{10, 9, 11, 50}, std::nullopt, 0.5, 0.1, std::nullopt, std::nullopt, std::nullopt}};
   nlohmann::json j = e;
   EXPECT_TRUE(j["checks"][0]["ok"].is_null());
   EXPECT_FALSE(j.contains("seconds"));  // only when phases were timed

@@ -1,4 +1,4 @@
-// SHA-256 (FIPS 180-4), the content hash CMake itself can compute
+// SHA-256 (FIPS 180-4, OpenSSL's), the content hash CMake itself can compute
 // (file(SHA256 ...)): the variants fragment records each original's SHA-256
 // so the configure step can tell, with no STARK code, whether it changed.
 #ifndef STARK_REWRITER_SHA256_H

@@ -13,7 +13,7 @@ want_tests=1
 build_pkgs=(
   cmake ninja-build g++ git pkg-config
   clang-19 libclang-19-dev llvm-19-dev
-  nlohmann-json3-dev libcurl4-openssl-dev libcli11-dev libfmt-dev
+  nlohmann-json3-dev libcurl4-openssl-dev libssl-dev libcli11-dev libfmt-dev
   libdtl-dev libxxhash-dev libzstd-dev zstd
 )
 test_pkgs=(

@@ -9,10 +9,10 @@ namespace stark::harness {
 namespace {
 
 std::vector<ParamSpec> saxpy() {
-  return {{"n", ParamKind::Scalar, 4, "int", false},
-          {"a", ParamKind::Scalar, 4, "float", false},
-          {"x", ParamKind::Pointer, 8, "float", true},
-          {"y", ParamKind::Pointer, 8, "float", false}};
+  return {{"n", ParamKind::Scalar, 4, "int", false, {}},
+          {"a", ParamKind::Scalar, 4, "float", false, {}},
+          {"x", ParamKind::Pointer, 8, "float", true, {}},
+          {"y", ParamKind::Pointer, 8, "float", false, {}}};
 }
 
 TEST(CapturePlan, JsonRoundTrip) {
@@ -52,10 +52,10 @@ TEST(CapturePlan, OnlyTheModuleVariablesAKernelReachesAreRecorded) {
 TEST(CapturePlan, StaticRefusals) {
   EXPECT_EQ(static_refusal(saxpy()), "");
   auto tex = saxpy();
-  tex.push_back({"tex", ParamKind::Scalar, 8, "cudaTextureObject_t", false});
+  tex.push_back({"tex", ParamKind::Scalar, 8, "cudaTextureObject_t", false, {}});
   EXPECT_NE(static_refusal(tex).find("texture"), std::string::npos);
   auto ptrs = saxpy();
-  ptrs.push_back({"rows", ParamKind::Pointer, 8, "float *", false});
+  ptrs.push_back({"rows", ParamKind::Pointer, 8, "float *", false, {}});
   EXPECT_NE(static_refusal(ptrs).find("points to pointers"), std::string::npos);
   auto dependent = saxpy();
   dependent[0].size = 0;
@@ -63,10 +63,10 @@ TEST(CapturePlan, StaticRefusals) {
 }
 
 TEST(CapturePlan, PackedOffsetsFollowNaturalAlignment) {
-  std::vector<ParamSpec> p = {{"c", ParamKind::Scalar, 1, "char", false},
-                              {"d", ParamKind::Scalar, 8, "double", false},
-                              {"s", ParamKind::Scalar, 2, "short", false},
-                              {"x", ParamKind::Pointer, 8, "float", true}};
+  std::vector<ParamSpec> p = {{"c", ParamKind::Scalar, 1, "char", false, {}},
+                              {"d", ParamKind::Scalar, 8, "double", false, {}},
+                              {"s", ParamKind::Scalar, 2, "short", false, {}},
+                              {"x", ParamKind::Pointer, 8, "float", true, {}}};
   EXPECT_EQ(packed_offsets(p), (std::vector<size_t>{0, 8, 16, 24}));
   EXPECT_EQ(packed_offsets(saxpy()), (std::vector<size_t>{0, 4, 8, 16}));
 }

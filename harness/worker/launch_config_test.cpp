@@ -14,10 +14,10 @@ std::string i32(int32_t v) { return std::string(reinterpret_cast<const char*>(&v
 std::string f32(float v) { return std::string(reinterpret_cast<const char*>(&v), 4); }
 
 std::vector<ParamSpec> params() {
-  return {{"n", ParamKind::Scalar, 4, "int", false},
-          {"a", ParamKind::Scalar, 4, "float", false},
-          {"x", ParamKind::Pointer, 8, "float", true},
-          {"y", ParamKind::Pointer, 8, "float", false}};
+  return {{"n", ParamKind::Scalar, 4, "int", false, {}},
+          {"a", ParamKind::Scalar, 4, "float", false, {}},
+          {"x", ParamKind::Pointer, 8, "float", true, {}},
+          {"y", ParamKind::Pointer, 8, "float", false, {}}};
 }
 
 Capture capture() {
@@ -79,7 +79,7 @@ TEST(LaunchConfig, OverrideErrorsNameTheProblem) {
 
 TEST(LaunchConfig, StructFieldsFromTheCapturedBytes) {
   // struct Shape { int rows; int cols; float eps; } passed by value.
-  ParamSpec shape{"s", ParamKind::Record, 12, "Shape", false};
+  ParamSpec shape{"s", ParamKind::Record, 12, "Shape", false, {}};
   shape.fields = {{"rows", "int", 0, 4}, {"cols", "int", 4, 4}, {"eps", "float", 8, 4}};
   Capture c;
   c.id = "c2";

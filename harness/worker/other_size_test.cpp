@@ -39,7 +39,9 @@ TEST(OtherSize, SmallerValuesKeepAlignmentAndStayBelow) {
     ASSERT_LT(s, v);
     int64_t pow2 = v & -v;
     // Vector widths up to 16 elements stay aligned wherever a smaller aligned value exists.
-    if (v >= 128) ASSERT_EQ(s % std::min<int64_t>(pow2, 16), 0) << v;
+    if (v >= 128) {
+      ASSERT_EQ(s % std::min<int64_t>(pow2, 16), 0) << v;
+    }
   }
 }
 

@@ -13,8 +13,8 @@ TEST(Protocol, RequestRoundTrip) {
   r.kernel = "src/ops.cu:saxpy";
   r.store = "/s";
   r.captures = {"c1", "c2"};
-  r.instantiations["_Z5saxpyifPKfPf"] = {{"n", ParamKind::Scalar, 4, "int", false},
-                                        {"x", ParamKind::Pointer, 8, "float", true}};
+  r.instantiations["_Z5saxpyifPKfPf"] = {{"n", ParamKind::Scalar, 4, "int", false, {}},
+                                        {"x", ParamKind::Pointer, 8, "float", true, {}}};
   r.baseline_cubin = "/b.cubin";
   r.variant_cubin = "/v.cubin";
   r.launch.grid = {"ceil_div(n, 512)"};

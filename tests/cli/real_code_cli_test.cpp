@@ -62,8 +62,11 @@ TEST(RealCodeCli, AKernelUsedThroughAPointerIsSearchedWithItsLaunchKept) {
   const KernelResult& square = result->kernels[0];
   EXPECT_EQ(square.status, KernelStatus::Untimed) << r.output;
   EXPECT_GE(compiled_attempts(square), 1) << r.output;
-  for (const auto& node : square.tree)
-    if (node.variant) EXPECT_TRUE(node.variant->launch.empty()) << "attempt " << node.id << ": " << node.strategy;
+  for (const auto& node : square.tree) {
+    if (node.variant) {
+      EXPECT_TRUE(node.variant->launch.empty()) << "attempt " << node.id << ": " << node.strategy;
+    }
+  }
 }
 
 }  // namespace
