@@ -8,7 +8,7 @@
 
 #include "agents/builtin/catalogue.h"
 #include "agents/builtin/limiter.h"
-#include "agents/builtin/polish.h"
+#include "agents/builtin/strategy.h"
 #include "agents/grounded.h"
 #include "core/hash.h"
 

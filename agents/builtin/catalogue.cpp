@@ -1,13 +1,20 @@
 #include "agents/builtin/catalogue.h"
 
-#include "agents/builtin/block_reduce_atomic.h"
-#include "agents/builtin/polish.h"
-#include "agents/builtin/privatize_histogram.h"
+#include "agents/builtin/block_per_row.h"
+#include "agents/builtin/block_reduce.h"
+#include "agents/builtin/block_shape.h"
+#include "agents/builtin/block_size.h"
+#include "agents/builtin/fast_math.h"
+#include "agents/builtin/launch_bounds.h"
+#include "agents/builtin/ldg.h"
+#include "agents/builtin/max_registers.h"
+#include "agents/builtin/privatize.h"
+#include "agents/builtin/restrict.h"
 #include "agents/builtin/row_cache.h"
-#include "agents/builtin/row_cooperative.h"
 #include "agents/builtin/tile_matmul.h"
 #include "agents/builtin/tile_stencil.h"
 #include "agents/builtin/tile_transpose.h"
+#include "agents/builtin/unroll.h"
 #include "agents/builtin/vectorize.h"
 
 namespace stark::builtin {
@@ -15,22 +22,22 @@ namespace stark::builtin {
 const std::vector<std::unique_ptr<Strategy>>& catalogue() {
   static const std::vector<std::unique_ptr<Strategy>> all = [] {
     std::vector<std::unique_ptr<Strategy>> v;
-    v.push_back(std::make_unique<BlockReduceAtomic>());
-    v.push_back(std::make_unique<PrivatizeHistogram>());
-    v.push_back(std::make_unique<RowCooperative>());
+    v.push_back(std::make_unique<BlockReduce>());
+    v.push_back(std::make_unique<Privatize>());
+    v.push_back(std::make_unique<BlockPerRow>());
     v.push_back(std::make_unique<RowCache>());
     v.push_back(std::make_unique<TileTranspose>());
     v.push_back(std::make_unique<TileMatmul>());
     v.push_back(std::make_unique<TileStencil>());
     v.push_back(std::make_unique<Vectorize>());
-    v.push_back(std::make_unique<LaunchShape>());
-    v.push_back(std::make_unique<BlockShape2D>());
-    v.push_back(std::make_unique<RestrictPointers>());
-    v.push_back(std::make_unique<ReadOnlyLoads>());
+    v.push_back(std::make_unique<BlockSize>());
+    v.push_back(std::make_unique<BlockShape>());
+    v.push_back(std::make_unique<Restrict>());
+    v.push_back(std::make_unique<Ldg>());
     v.push_back(std::make_unique<FastMath>());
     v.push_back(std::make_unique<LaunchBounds>());
     v.push_back(std::make_unique<MaxRegisters>());
-    v.push_back(std::make_unique<UnrollLoops>());
+    v.push_back(std::make_unique<Unroll>());
     return v;
   }();
   return all;

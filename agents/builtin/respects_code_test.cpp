@@ -6,8 +6,8 @@
 // would fail).
 #include <gtest/gtest.h>
 
-#include "agents/builtin/polish.h"
 #include "agents/builtin/scanned_kernels_test.h"
+#include "agents/builtin/strategy.h"
 #include "clang_tool/variant_check.h"
 
 namespace stark {

@@ -7,7 +7,6 @@
 #include <set>
 
 #include "agents/builtin/device_helpers.h"
-#include "agents/builtin/polish.h"
 #include "agents/builtin/rewrite.h"
 #include "agents/builtin/value_reuse.h"
 

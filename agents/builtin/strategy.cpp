@@ -9,6 +9,16 @@
 
 namespace stark::builtin {
 
+namespace {
+
+int64_t parse_int(const std::string& text) {
+  int64_t v = 0;
+  auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  return ec == std::errc() && ptr == text.data() + text.size() ? v : 0;
+}
+
+}  // namespace
+
 std::string Params::describe() const {
   std::string out;
   for (const auto& [k, v] : values) out += fmt::format("{}{}={}", out.empty() ? "" : ",", k, v);
@@ -63,6 +73,17 @@ Variant Subject::with_source(std::string text) const {
   v.source = std::move(text);
   v.launch = launch;
   return v;
+}
+
+int64_t constant_block(const LaunchOverride& launch) {
+  if (launch.block.empty()) return 0;
+  int64_t total = 1;
+  for (const auto& b : launch.block) {
+    int64_t v = parse_int(b);
+    if (v <= 0) return 0;
+    total *= v;
+  }
+  return total;
 }
 
 std::string label(const Strategy& s, const Params& p) { return fmt::format("{}({})", s.name(), p.describe()); }

@@ -62,7 +62,7 @@ struct Subject {
 class Strategy {
  public:
   virtual ~Strategy() = default;
-  /// A short stable name: "block-reduce-atomic", "tile-transpose"...
+  /// A short stable name: "block-reduce", "tile-transpose"...
   virtual std::string name() const = 0;
   /// One line for reports: what it does.
   virtual std::string summary() const = 0;
@@ -76,6 +76,9 @@ class Strategy {
   /// The rewritten kernel. Errors say why it cannot apply after all.
   virtual Expected<Variant> apply(const Subject& s, const Params& p) const = 0;
 };
+
+/// The block size a variant launches with when it is a constant, else 0.
+int64_t constant_block(const LaunchOverride& launch);
 
 /// "name(block=256,k=8)", the form plans and tree nodes carry.
 std::string label(const Strategy& s, const Params& p);

@@ -1,4 +1,4 @@
-#include "agents/builtin/row_cooperative.h"
+#include "agents/builtin/block_per_row.h"
 
 #include <fmt/format.h>
 
@@ -61,14 +61,14 @@ bool starts_at_zero(std::string_view source, const std::string& acc) {
 
 }  // namespace
 
-std::vector<Params> RowCooperative::candidates(const Subject& s) const {
+std::vector<Params> BlockPerRow::candidates(const Subject& s) const {
   if (s.has(name()) || unfit(*s.analysis, *s.kernel)) return {};
   std::vector<Params> out;
   for (int block : {256, 512, 128, 1024}) out.push_back({{{"block", block}}});
   return out;
 }
 
-Expected<Variant> RowCooperative::apply(const Subject& s, const Params& p) const {
+Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
   const KernelAnalysis& a = *s.analysis;
   if (auto why = unfit(a, *s.kernel)) return Error{"block-per-row does not apply: " + *why};
   int64_t block = p.get("block");

@@ -1,14 +1,14 @@
 // A sum into one address by atomicAdd from every thread becomes a
 // grid-stride loop accumulating in a register, a block-wide reduction with
 // warp shuffles, and one atomicAdd per block.
-#ifndef STARK_AGENTS_BUILTIN_BLOCK_REDUCE_ATOMIC_H
-#define STARK_AGENTS_BUILTIN_BLOCK_REDUCE_ATOMIC_H
+#ifndef STARK_AGENTS_BUILTIN_BLOCK_REDUCE_H
+#define STARK_AGENTS_BUILTIN_BLOCK_REDUCE_H
 
 #include "agents/builtin/strategy.h"
 
 namespace stark::builtin {
 
-class BlockReduceAtomic : public Strategy {
+class BlockReduce : public Strategy {
  public:
   std::string name() const override { return "block-reduce"; }
   std::string summary() const override {
@@ -21,4 +21,4 @@ class BlockReduceAtomic : public Strategy {
 
 }  // namespace stark::builtin
 
-#endif  // STARK_AGENTS_BUILTIN_BLOCK_REDUCE_ATOMIC_H
+#endif  // STARK_AGENTS_BUILTIN_BLOCK_REDUCE_H

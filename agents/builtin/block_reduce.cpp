@@ -1,4 +1,4 @@
-#include "agents/builtin/block_reduce_atomic.h"
+#include "agents/builtin/block_reduce.h"
 
 #include <fmt/format.h>
 
@@ -22,7 +22,7 @@ const AtomicCall* single_uniform_add(const KernelAnalysis& a) {
 
 }  // namespace
 
-std::vector<Params> BlockReduceAtomic::candidates(const Subject& s) const {
+std::vector<Params> BlockReduce::candidates(const Subject& s) const {
   const KernelAnalysis& a = *s.analysis;
   if (s.has(name()) || !single_uniform_add(a) || !guarded_body(a, s.source) || !a.loops.empty() || a.uses_sync)
     return {};
@@ -34,7 +34,7 @@ std::vector<Params> BlockReduceAtomic::candidates(const Subject& s) const {
   return out;
 }
 
-Expected<Variant> BlockReduceAtomic::apply(const Subject& s, const Params& p) const {
+Expected<Variant> BlockReduce::apply(const Subject& s, const Params& p) const {
   const KernelAnalysis& a = *s.analysis;
   const AtomicCall* at = single_uniform_add(a);
   std::string why;

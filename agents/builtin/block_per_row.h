@@ -3,14 +3,14 @@
 // layer norm, row sums). Every row loop becomes a block-strided loop and
 // every reduction it carries is finished with a block-wide reduction, so
 // reads of a row are coalesced and a row is spread over a whole block.
-#ifndef STARK_AGENTS_BUILTIN_ROW_COOPERATIVE_H
-#define STARK_AGENTS_BUILTIN_ROW_COOPERATIVE_H
+#ifndef STARK_AGENTS_BUILTIN_BLOCK_PER_ROW_H
+#define STARK_AGENTS_BUILTIN_BLOCK_PER_ROW_H
 
 #include "agents/builtin/strategy.h"
 
 namespace stark::builtin {
 
-class RowCooperative : public Strategy {
+class BlockPerRow : public Strategy {
  public:
   std::string name() const override { return "block-per-row"; }
   std::string summary() const override {
@@ -23,4 +23,4 @@ class RowCooperative : public Strategy {
 
 }  // namespace stark::builtin
 
-#endif  // STARK_AGENTS_BUILTIN_ROW_COOPERATIVE_H
+#endif  // STARK_AGENTS_BUILTIN_BLOCK_PER_ROW_H

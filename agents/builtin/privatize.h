@@ -2,14 +2,14 @@
 // per-block copy in shared memory first; each block adds its copy to the
 // global table once. Threads walk the input in a grid-stride loop so blocks
 // are few and the flush is cheap.
-#ifndef STARK_AGENTS_BUILTIN_PRIVATIZE_HISTOGRAM_H
-#define STARK_AGENTS_BUILTIN_PRIVATIZE_HISTOGRAM_H
+#ifndef STARK_AGENTS_BUILTIN_PRIVATIZE_H
+#define STARK_AGENTS_BUILTIN_PRIVATIZE_H
 
 #include "agents/builtin/strategy.h"
 
 namespace stark::builtin {
 
-class PrivatizeHistogram : public Strategy {
+class Privatize : public Strategy {
  public:
   std::string name() const override { return "privatize"; }
   std::string summary() const override {
@@ -22,4 +22,4 @@ class PrivatizeHistogram : public Strategy {
 
 }  // namespace stark::builtin
 
-#endif  // STARK_AGENTS_BUILTIN_PRIVATIZE_HISTOGRAM_H
+#endif  // STARK_AGENTS_BUILTIN_PRIVATIZE_H

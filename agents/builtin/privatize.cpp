@@ -1,4 +1,4 @@
-#include "agents/builtin/privatize_histogram.h"
+#include "agents/builtin/privatize.h"
 
 #include <fmt/format.h>
 
@@ -48,7 +48,7 @@ std::optional<Table> find_table(const KernelAnalysis& a, const std::string& sour
 
 }  // namespace
 
-std::vector<Params> PrivatizeHistogram::candidates(const Subject& s) const {
+std::vector<Params> Privatize::candidates(const Subject& s) const {
   const KernelAnalysis& a = *s.analysis;
   if (s.has(name()) || a.uses_shared_memory || !a.loops.empty() || !find_table(a, s.source) || !guarded_body(a, s.source))
     return {};
@@ -59,7 +59,7 @@ std::vector<Params> PrivatizeHistogram::candidates(const Subject& s) const {
   return out;
 }
 
-Expected<Variant> PrivatizeHistogram::apply(const Subject& s, const Params& p) const {
+Expected<Variant> Privatize::apply(const Subject& s, const Params& p) const {
   const KernelAnalysis& a = *s.analysis;
   auto table = find_table(a, s.source);
   std::string why;
