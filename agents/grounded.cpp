@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "core/cpp_tokens.h"
 #include "core/text.h"
 
 namespace stark {
@@ -146,68 +147,41 @@ std::string ground_whole_body(std::string_view source, const ByteRange& body, st
   return out;
 }
 
-namespace {
-
-/// Index just past the comment or literal starting at i, or i if none starts there.
-size_t skip_comment_or_literal(std::string_view s, size_t i) {
-  if (s.compare(i, 2, "//") == 0) {
-    size_t nl = s.find('\n', i);
-    return nl == npos ? s.size() : nl + 1;
-  }
-  if (s.compare(i, 2, "/*") == 0) {
-    size_t end = s.find("*/", i + 2);
-    return end == npos ? s.size() : end + 2;
-  }
-  if (s[i] == '"' || s[i] == '\'') {
-    char q = s[i];
-    for (size_t j = i + 1; j < s.size(); ++j) {
-      if (s[j] == '\\') ++j;
-      else if (s[j] == q) return j + 1;
-    }
-    return s.size();
-  }
-  return i;
-}
-
-/// Index of the bracket matching the one at open, or npos.
-size_t matching(std::string_view s, size_t open, char open_c, char close_c) {
-  int depth = 0;
-  for (size_t i = open; i < s.size();) {
-    size_t skipped = skip_comment_or_literal(s, i);
-    if (skipped != i) {
-      i = skipped;
-      continue;
-    }
-    if (s[i] == open_c) ++depth;
-    else if (s[i] == close_c && --depth == 0) return i;
-    ++i;
-  }
-  return npos;
-}
-
-}  // namespace
-
 std::optional<ByteRange> find_body(std::string_view s, std::string_view name) {
-  if (name.empty()) return std::nullopt;
-  // Each character is scanned a bounded number of times whatever the text
-  // (a model's reply may repeat the name thousands of times).
-  ForwardFind next_brace(s, "{"), next_semicolon(s, ";");
-  for (size_t at = s.find(name); at != npos; at = s.find(name, at + 1)) {
-    if ((at > 0 && is_identifier_char(s[at - 1])) || (at + name.size() < s.size() && is_identifier_char(s[at + name.size()]))) continue;
-    size_t p = at + name.size();
-    while (p < s.size() && space(s[p])) ++p;
-    if (p >= s.size() || s[p] != '(') continue;
-    size_t close = matching(s, p, '(', ')');
+  // On C++ tokens (core/cpp_tokens.h): a name in a comment or a string
+  // literal, raw ones included, is not the kernel, and brackets inside them
+  // do not count. Linear in the text, however often a reply repeats the name.
+  const std::vector<CppToken> tokens = cpp_tokens(s);
+  const std::vector<CppToken> wanted = cpp_tokens(name);
+  if (wanted.empty()) return std::nullopt;
+  auto text = [&](size_t i) { return token_text(s, tokens[i]); };
+  // The bracket that closes each opening one (of its own kind), and the
+  // first '{' or ';' at or after each token.
+  std::vector<size_t> closer(tokens.size(), npos), next_stop(tokens.size() + 1, npos);
+  std::vector<size_t> parens, braces;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    std::string_view t = text(i);
+    auto& open = t == "(" || t == ")" ? parens : braces;
+    if (t == "(" || t == "{") open.push_back(i);
+    if ((t == ")" || t == "}") && !open.empty()) {
+      closer[open.back()] = i;
+      open.pop_back();
+    }
+  }
+  for (size_t i = tokens.size(); i-- > 0;) next_stop[i] = text(i) == "{" || text(i) == ";" ? i : next_stop[i + 1];
+  for (size_t i = 0; i + wanted.size() < tokens.size(); ++i) {
+    bool named = true;
+    for (size_t k = 0; k < wanted.size() && named; ++k) named = text(i + k) == token_text(name, wanted[k]);
+    if (!named || text(i + wanted.size()) != "(") continue;
+    size_t close = closer[i + wanted.size()];
     if (close == npos) return std::nullopt;
-    size_t open = next_brace.from(close);
-    size_t semi = next_semicolon.from(close);
-    if (open == npos || (semi != npos && semi < open)) {  // a declaration or a call
-      at = close;  // nothing inside its parentheses can be the definition
+    size_t stop = next_stop[close];
+    if (stop == npos || text(stop) == ";") {  // a declaration or a call
+      i = close;  // nothing inside its parentheses can be the definition
       continue;
     }
-    size_t end = matching(s, open, '{', '}');
-    if (end == npos) return std::nullopt;
-    return ByteRange{static_cast<int64_t>(open), static_cast<int64_t>(end + 1)};
+    if (closer[stop] == npos) return std::nullopt;
+    return ByteRange{static_cast<int64_t>(tokens[stop].begin), static_cast<int64_t>(tokens[closer[stop]].end)};
   }
   return std::nullopt;
 }

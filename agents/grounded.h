@@ -38,7 +38,8 @@ Expected<std::vector<Span>> parse_spans(std::string_view grounded);
 std::string ground_whole_body(std::string_view source, const ByteRange& body_in_source, std::string_view instruction);
 
 /// The body ("{" .. "}", half-open) of the kernel named name in a variant's
-/// source: the first "{" after "name(...)", matched over comments and strings.
+/// source: the first "{" after "name(...)", on C++ tokens, so names and
+/// brackets in comments and string literals (raw ones too) do not count.
 std::optional<ByteRange> find_body(std::string_view source, std::string_view name);
 
 /// Ok when the code role's kernel carries no marker any more.

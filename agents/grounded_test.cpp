@@ -53,6 +53,17 @@ TEST(Grounded, FindBodySkipsDeclarationsCommentsAndStrings) {
   EXPECT_FALSE(find_body("__global__ void k(int n);", "k"));
 }
 
+// The same scanner as the rest of STARK (core/cpp_tokens.h): a raw string's
+// brackets and quotes, and the name in a comment, are not code.
+TEST(Grounded, FindBodySeesRawStringsAndCommentedNamesAsText) {
+  std::string src =
+      "// k(int n) { not this }\n"
+      "__global__ void k(int n) __launch_bounds__(256) { const char* s = R\"x(}\" k(1) {)x\"; if (n) {} }";
+  auto body = find_body(src, "k");
+  ASSERT_TRUE(body);
+  EXPECT_EQ(src.substr(static_cast<size_t>(body->begin)), "{ const char* s = R\"x(}\" k(1) {)x\"; if (n) {} }");
+}
+
 
 // The grounded code comes from a model's reply: a number too large for an int
 // once threw out of the parser, a long instruction overflowed the stack of a
