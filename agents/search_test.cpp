@@ -55,7 +55,11 @@ TEST(Search, SpendsExactlyTheBudget) {
   Fixture f;
   auto out = f.run(options(30));
   EXPECT_EQ(out.attempts, 30);
-  EXPECT_EQ(out.tree.size(), 31u);
+  // Two fixes of one failed node in flight at once can write the same code:
+  // the second is a duplicate, in the tree but neither evaluated nor counted.
+  size_t duplicates = 0;
+  for (const auto& n : out.tree.nodes()) duplicates += n.status == kDuplicateStatus;
+  EXPECT_EQ(out.tree.size(), 31u + duplicates);
   EXPECT_EQ(out.stopped, "budget");
   EXPECT_EQ(f.evaluator.calls(), 31 - /*failed before evaluation*/ 0);
   EXPECT_LE(out.tree.root().children.size(), 5u);
@@ -100,7 +104,7 @@ TEST(Search, SeveralInFlightAreReplayedFromTheRecordedOrder) {
   EXPECT_EQ(original.attempts, 20);
   auto order = recorded_order(o.state_file);
   ASSERT_TRUE(order) << order.error().message;
-  ASSERT_EQ(order->size(), 40u);  // a selection and a commit per attempt
+  ASSERT_EQ(order->size(), 2 * (original.tree.size() - 1));  // a selection and a commit per node (duplicates too)
   for (int i = 0; i < 3; ++i) {
     Fixture again;
     SearchOptions r = options(20, 7, 4);

@@ -97,8 +97,12 @@ TEST(Optimize, WritesAResultForEveryKernel) {
   ASSERT_EQ(r->kernels.size(), 2u);
   const KernelResult& saxpy = r->kernels[0];
   EXPECT_EQ(saxpy.attempts, 8);
-  EXPECT_EQ(saxpy.tree.size(), 9u);
-  EXPECT_EQ(attempts.size(), 8u);
+  // With expansions in flight together, two fixes of one node can be the
+  // same candidate: the copy is a duplicate node that costs no attempt.
+  size_t duplicates = 0;
+  for (const auto& n : saxpy.tree) duplicates += n.status == "duplicate";
+  EXPECT_EQ(saxpy.tree.size(), 9u + duplicates);
+  EXPECT_EQ(attempts.size(), 8u + duplicates);
   EXPECT_TRUE(saxpy.status == KernelStatus::Improved || saxpy.status == KernelStatus::NoGain);
   if (saxpy.status == KernelStatus::Improved) {
     ASSERT_TRUE(saxpy.best);
