@@ -63,12 +63,7 @@ Expected<Variant> BlockReduce::apply(const Subject& s, const Params& p) const {
                              before_kernel(a, block_reduce_helper(reduce, type, ReduceOp::Sum))};
   auto source = apply_edits(s.source, edits);
   if (!source) return source.error();
-  Variant v;
-  v.kernel = s.kernel->id;
-  v.source = *source;
-  v.launch.block = {std::to_string(p.get("block"))};
-  v.launch.grid = {fmt::format("min(ceil_div({}, {}), {})", s.extent('x'), p.get("block"), s.sm_count() * p.get("blocks_per_sm"))};
-  return v;
+  return s.on_capped_grid(std::move(*source), p);
 }
 
 }  // namespace stark::builtin

@@ -92,11 +92,7 @@ Expected<Variant> Privatize::apply(const Subject& s, const Params& p) const {
   if (element.find("return") != std::string::npos) return Error{"privatize: the per-element code returns early"};
   auto source = apply_edits(s.source, {{body->replace_begin, body->replace_end, code}});
   if (!source) return source.error();
-  Variant v;
-  v.kernel = s.kernel->id;
-  v.source = *source;
-  v.launch.block = {std::to_string(p.get("block"))};
-  v.launch.grid = {fmt::format("min(ceil_div({}, {}), {})", s.extent('x'), p.get("block"), s.sm_count() * p.get("blocks_per_sm"))};
+  Variant v = s.on_capped_grid(std::move(*source), p);
   v.launch.shmem = fmt::format("{} * {}", table->size, scalar_size(type));
   return v;
 }

@@ -75,6 +75,15 @@ Variant Subject::with_source(std::string text) const {
   return v;
 }
 
+Variant Subject::on_capped_grid(std::string text, const Params& p) const {
+  Variant v;
+  v.kernel = kernel->id;
+  v.source = std::move(text);
+  v.launch.block = {std::to_string(p.get("block"))};
+  v.launch.grid = {fmt::format("min(ceil_div({}, {}), {})", extent('x'), p.get("block"), sm_count() * p.get("blocks_per_sm"))};
+  return v;
+}
+
 int64_t constant_block(const LaunchOverride& launch) {
   if (launch.block.empty()) return 0;
   int64_t total = 1;

@@ -57,6 +57,10 @@ struct Subject {
   std::string extent(char axis) const;
   /// The kernel with a rewritten source and this subject's launch.
   Variant with_source(std::string source) const;
+  /// The kernel with a rewritten source on a grid-stride launch of its own:
+  /// p's `block` threads per block, as many blocks as the work needs but no
+  /// more than p's `blocks_per_sm` on each multiprocessor.
+  Variant on_capped_grid(std::string source, const Params& p) const;
 };
 
 class Strategy {
