@@ -14,6 +14,7 @@
 #include <filesystem>
 
 #include "core/file_io.h"
+#include "core/scratch_dir.h"
 #include "core/text.h"
 
 namespace stark::harness {
@@ -98,12 +99,12 @@ TEST(NcuCsv, ScaledCountsAndTimesComeBackInBaseUnits) {
 class NcuRun : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir = fs::temp_directory_path() / ("stark_ncu_" + std::to_string(getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    auto made = ScratchDir::create("ncu-test");
+    ASSERT_TRUE(made) << made.error().message;
+    scratch.emplace(std::move(*made));
+    dir = scratch->path();
     ASSERT_TRUE(write_file_atomic(dir / "report.csv", kReport));
   }
-  void TearDown() override { fs::remove_all(dir); }
   /// A stand-in ncu: records its arguments, copies `report` to its --log-file, runs the worker.
   std::string stand_in(const std::string& report) {
     fs::path tool = dir / "ncu";
@@ -121,6 +122,7 @@ class NcuRun : public ::testing::Test {
     for (auto a : split(*text, '\n')) out.emplace_back(a);
     return out;
   }
+  std::optional<ScratchDir> scratch;  // removed with the fixture
   fs::path dir;
 };
 

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "core/file_io.h"
+#include "core/scratch_dir.h"
 #include "core/text.h"
 
 namespace stark::harness {
@@ -25,9 +26,10 @@ namespace fs = std::filesystem;
 class SanitizerTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir = fs::temp_directory_path() / ("stark_sanitizer_" + std::to_string(getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+    auto made = ScratchDir::create("sanitizer-test");
+    ASSERT_TRUE(made) << made.error().message;
+    scratch.emplace(std::move(*made));
+    dir = scratch->path();
     tool = dir / "compute-sanitizer";
     ASSERT_TRUE(write_file_atomic(tool, "#!/bin/sh\nprintf '%s\\n' \"$@\" > '" + (dir / "args").string() +
                                      "'\n"
@@ -35,7 +37,6 @@ class SanitizerTest : public ::testing::Test {
                                      "exec \"$@\"\n"));
     chmod(tool.c_str(), 0755);
   }
-  void TearDown() override { fs::remove_all(dir); }
   /// The arguments the stand-in was started with, one per element.
   std::vector<std::string> args() {
     std::vector<std::string> out;
@@ -48,6 +49,7 @@ class SanitizerTest : public ::testing::Test {
     return run_sanitizer(which, tool.string(), {"/bin/sh", "-c", worker_script}, {{"op", "run_once"}},
                          std::chrono::seconds(20), dir / "tmp");
   }
+  std::optional<ScratchDir> scratch;  // removed with the fixture
   fs::path dir, tool;
 };
 
