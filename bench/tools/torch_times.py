@@ -10,15 +10,33 @@ CUDA events; the mean is reported in microseconds. TF32 is off for matmul
 and cuDNN, so torch computes in fp32 like the kernels it is compared with.
 A problem that fails is reported under "errors" and the others still run.
 """
+import functools
+import importlib
 import json
+import pkgutil
 import sys
+from pathlib import Path
 
 import torch
 import torch.nn.functional as F
 
 
+@functools.lru_cache(maxsize=None)
+def family_builders():
+    """The builders of torch_problems/*.py: each module's BUILDERS maps a
+    problem name to a function (dims, device) -> zero-argument callable."""
+    here = Path(__file__).resolve().parent
+    sys.path.insert(0, str(here))
+    builders = {}
+    for m in pkgutil.iter_modules([str(here / "torch_problems")]):
+        builders.update(importlib.import_module(f"torch_problems.{m.name}").BUILDERS)
+    return builders
+
+
 def build(name, d, dev):
     """Returns a zero-argument callable running problem `name` on sizes `d`."""
+    if name in family_builders():
+        return family_builders()[name](d, dev)
     rand = lambda *shape: torch.rand(*shape, device=dev)
     if name in ("relu", "gelu", "softmax"):
         x = rand(d[0], d[1])

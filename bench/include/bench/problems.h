@@ -1,0 +1,24 @@
+// Every problem of the benchmark, in table order: the original suite
+// (shapes.h) and KernelBench level 1 by family (kb/*.h). bench_shapes prints
+// this list; the table and the torch timings follow it.
+#ifndef BENCH_PROBLEMS_H
+#define BENCH_PROBLEMS_H
+
+#include <vector>
+
+#include "bench/problem.h"
+#include "bench/shapes.h"
+
+namespace bench {
+
+/// The problems of every family, in table order.
+inline std::vector<Problem> all_problems() {
+  std::vector<Problem> all;
+  auto add = [&all](const auto& family) { all.insert(all.end(), std::begin(family), std::end(family)); };
+  add(shapes::kProblems);
+  return all;
+}
+
+}  // namespace bench
+
+#endif  // BENCH_PROBLEMS_H
