@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bench/kb/pointwise.h"
+#include "bench/kb/reductions.h"
 #include "bench/problem.h"
 #include "bench/shapes.h"
 
@@ -16,11 +17,13 @@ namespace bench {
 inline std::vector<Problem> all_problems() {
   std::vector<Problem> all;
   // push_back, not insert: GCC 12's -Wstringop-overflow misfires on insert of a constexpr array.
+  // push_back, not insert: GCC's -Wstringop-overflow misfires on inserting constexpr arrays.
   auto add = [&all](const auto& family) {
     for (const Problem& p : family) all.push_back(p);
   };
   add(shapes::kProblems);
   for (const Problem& p : kb::pointwise::kProblems) all.push_back(p);
+  add(kb::reductions::kProblems);
   return all;
 }
 
