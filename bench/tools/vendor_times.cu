@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/kb/matmul.h"
 #include "bench/shapes.h"
 #include "gpu_timer.h"
 
@@ -83,6 +84,101 @@ void report(const char* problem, const char* library, double us) {
   std::snprintf(line, sizeof line, "\"%s\": {\"library\": \"%s\", \"us\": %.3f}", problem, library, us);
   rows_out.push_back(line);
   std::fprintf(stderr, "vendor_times: %s: %s %.1f us\n", problem, library, us);
+}
+
+
+// KernelBench matmul family (include/bench/kb/matmul.h): cuBLAS sgemm on the
+// same shapes, one function per problem. A row-major r x c matrix is a
+// column-major c x r one, so row-major C = op(A) op(B) is column-major
+// C^T = op(B)^T op(A)^T: every call passes B first.
+namespace KM = bench::kb::matmul;
+
+// Times one sgemm: column-major C' (rows x cols) = op_x(X) op_y(Y) with X of
+// x_elems floats (leading dimension ldx), Y of y_elems (ldy), inner size depth.
+double sgemm_us(cublasHandle_t blas, cublasOperation_t op_x, cublasOperation_t op_y, int rows, int cols, int depth,
+                size_t x_elems, int ldx, size_t y_elems, int ldy, unsigned seed) {
+  const float one = 1, zero = 0;
+  float *x = uniform(x_elems, seed), *y = uniform(y_elems, seed + 1), *c = uniform(size_t(rows) * cols, seed + 2);
+  double us = mean_us([&] {
+    BENCH_CUBLAS(cublasSgemm(blas, op_x, op_y, rows, cols, depth, &one, x, ldx, y, ldy, &zero, c, rows));
+  });
+  cudaFree(x), cudaFree(y), cudaFree(c);
+  return us;
+}
+
+// C (m x n) = A (m x k) B (k x n), all row-major: column-major C^T = B^T A^T, no transposes.
+double plain_sgemm_us(cublasHandle_t blas, long long m, long long k, long long n, unsigned seed) {
+  return sgemm_us(blas, CUBLAS_OP_N, CUBLAS_OP_N, int(n), int(m), int(k), size_t(k) * n, int(n), size_t(m) * k,
+                  int(k), seed);
+}
+
+void time_standard_matrix_multiplication(cublasHandle_t blas) {
+  report("standard_matrix_multiplication", "cuBLAS sgemm",
+         plain_sgemm_us(blas, KM::kStdM, KM::kStdK, KM::kStdN, 101));
+}
+void time_batched_matrix_multiplication(cublasHandle_t blas) {
+  const int batch = KM::kBmmBatch, m = KM::kBmmM, k = KM::kBmmK, n = KM::kBmmN;
+  const float one = 1, zero = 0;
+  float *a = uniform(size_t(batch) * m * k, 104), *b = uniform(size_t(batch) * k * n, 105);
+  float* c = uniform(size_t(batch) * m * n, 106);
+  report("batched_matrix_multiplication", "cuBLAS sgemmStridedBatched", mean_us([&] {
+           BENCH_CUBLAS(cublasSgemmStridedBatched(blas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, n,
+                                                  (long long)k * n, a, k, (long long)m * k, &zero, c, n,
+                                                  (long long)m * n, batch));
+         }));
+  cudaFree(a), cudaFree(b), cudaFree(c);
+}
+void time_matmul_with_large_k_dimension(cublasHandle_t blas) {
+  report("matmul_with_large_k_dimension", "cuBLAS sgemm",
+         plain_sgemm_us(blas, KM::kLargeKM, KM::kLargeKK, KM::kLargeKN, 107));
+}
+void time_matmul_with_small_k_dimension(cublasHandle_t blas) {
+  report("matmul_with_small_k_dimension", "cuBLAS sgemm",
+         plain_sgemm_us(blas, KM::kSmallKM, KM::kSmallKK, KM::kSmallKN, 110));
+}
+void time_matmul_with_irregular_shapes(cublasHandle_t blas) {
+  report("matmul_with_irregular_shapes", "cuBLAS sgemm", plain_sgemm_us(blas, KM::kIrrM, KM::kIrrK, KM::kIrrN, 113));
+}
+// A (nb x m x k) @ B (k x l) is one (nb m) x k by k x l product.
+void time_3d_tensor_matrix_multiplication(cublasHandle_t blas) {
+  report("3d_tensor_matrix_multiplication", "cuBLAS sgemm",
+         plain_sgemm_us(blas, 1LL * KM::kT3N * KM::kT3M, KM::kT3K, KM::kT3L, 116));
+}
+// bijl,lk->bijk is one (b i j) x l by l x k product.
+void time_4d_tensor_matrix_multiplication(cublasHandle_t blas) {
+  report("4d_tensor_matrix_multiplication", "cuBLAS sgemm",
+         plain_sgemm_us(blas, 1LL * KM::kT4B * KM::kT4I * KM::kT4J, KM::kT4L, KM::kT4K, 119));
+}
+void time_matmul_for_symmetric_matrices(cublasHandle_t blas) {
+  report("matmul_for_symmetric_matrices", "cuBLAS sgemm", plain_sgemm_us(blas, KM::kSymN, KM::kSymN, KM::kSymN, 122));
+}
+// The full product, as torch.matmul computes it before triu/tril (no cuBLAS
+// routine multiplies two triangular matrices into a triangular one).
+void time_matmul_for_upper_triangular_matrices(cublasHandle_t blas) {
+  report("matmul_for_upper_triangular_matrices", "cuBLAS sgemm (full product)",
+         plain_sgemm_us(blas, KM::kUpperN, KM::kUpperN, KM::kUpperN, 125));
+}
+void time_matmul_for_lower_triangular_matrices(cublasHandle_t blas) {
+  report("matmul_for_lower_triangular_matrices", "cuBLAS sgemm (full product)",
+         plain_sgemm_us(blas, KM::kLowerN, KM::kLowerN, KM::kLowerN, 128));
+}
+// A stored k x m (column-major A^T, ld m), B k x n: C^T = B^T A, so op_T on A.
+void time_matmul_with_transposed_a(cublasHandle_t blas) {
+  const int m = KM::kTrM, k = KM::kTrK, n = KM::kTrN;
+  report("matmul_with_transposed_a", "cuBLAS sgemm",
+         sgemm_us(blas, CUBLAS_OP_N, CUBLAS_OP_T, n, m, k, size_t(k) * n, n, size_t(k) * m, m, 131));
+}
+// A m x k, B stored n x k (column-major B^T, ld k): C^T = B A^T, so op_T on B.
+void time_matmul_with_transposed_b(cublasHandle_t blas) {
+  const int m = KM::kTrBM, k = KM::kTrBK, n = KM::kTrBN;
+  report("matmul_with_transposed_b", "cuBLAS sgemm",
+         sgemm_us(blas, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, size_t(n) * k, k, size_t(m) * k, k, 134));
+}
+// A stored k x m, B stored n x k: C^T = B A, op_T on both.
+void time_matmul_with_transposed_both(cublasHandle_t blas) {
+  const int m = KM::kTrM, k = KM::kTrK, n = KM::kTrN;
+  report("matmul_with_transposed_both", "cuBLAS sgemm",
+         sgemm_us(blas, CUBLAS_OP_T, CUBLAS_OP_T, n, m, k, size_t(n) * k, k, size_t(k) * m, m, 137));
 }
 
 }  // namespace
@@ -203,6 +299,20 @@ int main() {
     cusparseDestroySpMat(mat), cusparseDestroyDnVec(vx), cusparseDestroyDnVec(vy), cusparseDestroy(sp);
     cudaFree(buffer), cudaFree(d_rows), cudaFree(d_cols), cudaFree(vals), cudaFree(x), cudaFree(y);
   }
+  // KernelBench matmul family.
+  time_standard_matrix_multiplication(blas);
+  time_batched_matrix_multiplication(blas);
+  time_matmul_with_large_k_dimension(blas);
+  time_matmul_with_small_k_dimension(blas);
+  time_matmul_with_irregular_shapes(blas);
+  time_3d_tensor_matrix_multiplication(blas);
+  time_4d_tensor_matrix_multiplication(blas);
+  time_matmul_for_symmetric_matrices(blas);
+  time_matmul_for_upper_triangular_matrices(blas);
+  time_matmul_for_lower_triangular_matrices(blas);
+  time_matmul_with_transposed_a(blas);
+  time_matmul_with_transposed_b(blas);
+  time_matmul_with_transposed_both(blas);
   cublasDestroy(blas);
 
   std::printf("{\"schema\": \"stark.bench-vendor/1\", \"gpu\": \"%s\", \"times\": {\n  ", gpu_name());
@@ -212,6 +322,7 @@ int main() {
               "the reference\", \"argmax\": \"no CUB/cuBLAS routine for a strided dim-1 argmax\", "
               "\"softmax\": \"cuDNN not used\", \"layer_norm\": \"cuDNN not used\", \"rms_norm\": \"cuDNN not used\", "
               "\"conv2d\": \"cuDNN not used: torch eager runs cuDNN\", \"conv1d\": \"cuDNN not used: torch eager runs "
-              "cuDNN\", \"stencil\": \"no vendor routine\"}}\n");
+              "cuDNN\", \"stencil\": \"no vendor routine\", "
+              "\"scaled_dot_product_attention\": \"torch eager's SDPA is the reference\"}}\n");
   return 0;
 }

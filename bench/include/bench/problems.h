@@ -8,6 +8,7 @@
 
 #include "bench/kb/pointwise.h"
 #include "bench/kb/reductions.h"
+#include "bench/kb/matmul.h"
 #include "bench/problem.h"
 #include "bench/shapes.h"
 
@@ -18,12 +19,14 @@ inline std::vector<Problem> all_problems() {
   std::vector<Problem> all;
   // push_back, not insert: GCC 12's -Wstringop-overflow misfires on insert of a constexpr array.
   // push_back, not insert: GCC's -Wstringop-overflow misfires on inserting constexpr arrays.
+  // push_back, not insert: GCC 12's -Wstringop-overflow misfires on inserting constexpr arrays.
   auto add = [&all](const auto& family) {
     for (const Problem& p : family) all.push_back(p);
   };
   add(shapes::kProblems);
   for (const Problem& p : kb::pointwise::kProblems) all.push_back(p);
   add(kb::reductions::kProblems);
+  add(kb::matmul::kProblems);
   return all;
 }
 
