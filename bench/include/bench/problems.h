@@ -9,6 +9,7 @@
 #include "bench/kb/pointwise.h"
 #include "bench/kb/reductions.h"
 #include "bench/kb/matmul.h"
+#include "bench/kb/conv.h"
 #include "bench/problem.h"
 #include "bench/shapes.h"
 
@@ -20,6 +21,7 @@ inline std::vector<Problem> all_problems() {
   // push_back, not insert: GCC 12's -Wstringop-overflow misfires on insert of a constexpr array.
   // push_back, not insert: GCC's -Wstringop-overflow misfires on inserting constexpr arrays.
   // push_back, not insert: GCC 12's -Wstringop-overflow misfires on inserting constexpr arrays.
+  // A push_back loop, not vector::insert: GCC 12 warns (-Wstringop-overflow) on inserting constexpr arrays.
   auto add = [&all](const auto& family) {
     for (const Problem& p : family) all.push_back(p);
   };
@@ -27,6 +29,7 @@ inline std::vector<Problem> all_problems() {
   for (const Problem& p : kb::pointwise::kProblems) all.push_back(p);
   add(kb::reductions::kProblems);
   add(kb::matmul::kProblems);
+  add(kb::conv::kProblems);
   return all;
 }
 
