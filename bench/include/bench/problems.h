@@ -10,6 +10,7 @@
 #include "bench/kb/reductions.h"
 #include "bench/kb/matmul.h"
 #include "bench/kb/conv.h"
+#include "bench/kb/conv_transposed.h"
 #include "bench/problem.h"
 #include "bench/shapes.h"
 
@@ -22,6 +23,7 @@ inline std::vector<Problem> all_problems() {
   // push_back, not insert: GCC's -Wstringop-overflow misfires on inserting constexpr arrays.
   // push_back, not insert: GCC 12's -Wstringop-overflow misfires on inserting constexpr arrays.
   // A push_back loop, not vector::insert: GCC 12 warns (-Wstringop-overflow) on inserting constexpr arrays.
+  // A push_back loop: GCC 12's -Wstringop-overflow misfires on vector::insert of these constexpr arrays.
   auto add = [&all](const auto& family) {
     for (const Problem& p : family) all.push_back(p);
   };
@@ -30,6 +32,7 @@ inline std::vector<Problem> all_problems() {
   add(kb::reductions::kProblems);
   add(kb::matmul::kProblems);
   add(kb::conv::kProblems);
+  add(kb::conv_transposed::kProblems);
   return all;
 }
 
