@@ -6,11 +6,11 @@
 
 #include <vector>
 
-#include "bench/kb/pointwise.h"
-#include "bench/kb/reductions.h"
-#include "bench/kb/matmul.h"
 #include "bench/kb/conv.h"
 #include "bench/kb/conv_transposed.h"
+#include "bench/kb/matmul.h"
+#include "bench/kb/pointwise.h"
+#include "bench/kb/reductions.h"
 #include "bench/problem.h"
 #include "bench/shapes.h"
 
@@ -19,16 +19,12 @@ namespace bench {
 /// The problems of every family, in table order.
 inline std::vector<Problem> all_problems() {
   std::vector<Problem> all;
-  // push_back, not insert: GCC 12's -Wstringop-overflow misfires on insert of a constexpr array.
-  // push_back, not insert: GCC's -Wstringop-overflow misfires on inserting constexpr arrays.
-  // push_back, not insert: GCC 12's -Wstringop-overflow misfires on inserting constexpr arrays.
-  // A push_back loop, not vector::insert: GCC 12 warns (-Wstringop-overflow) on inserting constexpr arrays.
   // A push_back loop: GCC 12's -Wstringop-overflow misfires on vector::insert of these constexpr arrays.
   auto add = [&all](const auto& family) {
     for (const Problem& p : family) all.push_back(p);
   };
   add(shapes::kProblems);
-  for (const Problem& p : kb::pointwise::kProblems) all.push_back(p);
+  add(kb::pointwise::kProblems);
   add(kb::reductions::kProblems);
   add(kb::matmul::kProblems);
   add(kb::conv::kProblems);
