@@ -64,7 +64,8 @@ std::optional<SearchNode> Expander::plan_and_code(const SearchTree& tree, const 
   window.temperature = temperatures.plan;
   auto plan = team.plan(window);
   add_usage(usage, plan.usage);
-  if (!plan.value) return failed(n, "plan_failed", plan.value.error().message);
+  if (!plan.value)
+    return failed(n, plan.nothing_left ? kExhaustedStatus : "plan_failed", plan.value.error().message);
   auto grounded = ground(parent_source, brief.kernel->name, *plan.value);
   if (!grounded) {
     // Sent back once, with the reason: the plan must mark the node's own code.

@@ -106,13 +106,13 @@ class Flights {
   std::vector<Flight> flights_;
 };
 
-/// Attempts spent: every node below the root but the duplicates, which are
-/// free up to as many as the budget (so a team that only repeats itself
-/// still comes to an end).
+/// Attempts spent: every node below the root but the duplicates and the
+/// exhausted plans, which are free up to as many as the budget (so a team
+/// that only repeats itself, or has nothing left, still comes to an end).
 int spent_attempts(const SearchTree& tree, int budget) {
-  int nodes = static_cast<int>(tree.size()) - 1, duplicates = 0;
-  for (const auto& n : tree.nodes()) duplicates += n.status == kDuplicateStatus;
-  return nodes - duplicates + std::max(0, duplicates - std::max(budget, 0));
+  int nodes = static_cast<int>(tree.size()) - 1, free = 0;
+  for (const auto& n : tree.nodes()) free += costs_no_attempt(n);
+  return nodes - free + std::max(0, free - std::max(budget, 0));
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
 #include "agents/search.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -357,6 +359,55 @@ TEST(Search, ConcurrentCopiesReachTheGpuOnce) {
   int accepted = 0;
   for (const auto& n : out.tree.nodes()) accepted += n.id > 0 && n.status == "accepted";
   EXPECT_EQ(accepted, 1);
+}
+
+/// A team with two ideas for every node, and nothing after them: the
+/// built-in team's way once every transformation it knows was proposed.
+class TwoIdeasTeam : public Team {
+ public:
+  BackendInfo info() const override { return {"scripted", "two-ideas"}; }
+  RoleReply<Plan> plan(const PlanInput& in) override {
+    std::vector<std::string> untried;
+    for (const char* idea : {"idea A", "idea B"}) {
+      bool tried = std::any_of(in.children.begin(), in.children.end(),
+                               [&](const SearchNode* c) { return c->strategy == idea; });
+      if (!tried) untried.push_back(idea);
+    }
+    if (static_cast<size_t>(in.proposal) >= untried.size()) return {Error{"no idea left"}, {}, /*nothing_left=*/true};
+    return {Plan{untried[static_cast<size_t>(in.proposal)], in.node->variant.source, {}}, {}};
+  }
+  RoleReply<Variant> code(const CodeInput& in) override {
+    int n = codes++;
+    return {Variant{"", in.node->variant.source + fmt::format("\nstatic __device__ const int candidate_{0} = {0};", n), {}},
+            {}};
+  }
+  RoleReply<Variant> debug(const DebugInput& in) override { return {Variant{"", in.node->variant.source, {}}, {}}; }
+  std::atomic<int> codes{0};
+};
+
+// A plan role with nothing left for a node costs no attempt: the node is
+// not offered to it again, and the budget goes to candidates that reach
+// the GPU (one at a time, or several in flight).
+TEST(Search, AnExhaustedPlanIsNoAttemptAndItsNodeIsNotPlannedAgain) {
+  for (int parallel : {1, 4}) {
+    Fixture f;
+    TwoIdeasTeam team;
+    const int budget = 7;
+    auto out = run_search(f.brief, team, f.evaluator, f.validator, options(budget, 1, parallel));
+    EXPECT_EQ(out.attempts, budget) << parallel;
+    EXPECT_EQ(f.evaluator.calls(), budget + 1) << "every attempt reached the GPU; parallel " << parallel;
+    int exhausted = 0;
+    for (const auto& n : out.tree.nodes()) {
+      if (n.status != kExhaustedStatus) continue;
+      ++exhausted;
+      EXPECT_FALSE(was_evaluated(n));
+      if (parallel == 1) {
+        EXPECT_EQ(out.tree.node(*n.parent).children.back(), n.id) << "planned again after";
+      }
+    }
+    EXPECT_GE(exhausted, 1) << parallel;
+    EXPECT_EQ(out.stopped, "budget");
+  }
 }
 
 }  // namespace

@@ -15,10 +15,12 @@ using nlohmann::json;
 bool was_evaluated(const SearchNode& n) {
   if (n.variant.source.empty()) return false;
   for (const char* before : {"plan_failed", "plan_ungrounded", "code_failed", "unfilled_spans", "debug_failed", "invalid",
-                             kDuplicateStatus})
+                             kDuplicateStatus, kExhaustedStatus})
     if (n.status == before) return false;
   return true;
 }
+
+bool costs_no_attempt(const SearchNode& n) { return n.status == kDuplicateStatus || n.status == kExhaustedStatus; }
 
 const char* to_string(NodeState s) {
   switch (s) {

@@ -106,9 +106,16 @@ const char* to_string(NodeState s);
 /// A node's status when its candidate was the same as one the search had
 /// already evaluated: it cost no evaluation and no attempt.
 inline constexpr const char* kDuplicateStatus = "duplicate";
+/// A node's status when the plan role had nothing left to propose for its
+/// parent: it cost no attempt, and the parent gets no further plans.
+inline constexpr const char* kExhaustedStatus = "exhausted";
+
+/// Whether a node stands for no attempt: a duplicate or an exhausted plan.
+bool costs_no_attempt(const SearchNode& node);
 
 /// Whether a node's candidate reached the evaluator (it failed no role, no
-/// grounding and no variant check, and was not a duplicate).
+/// grounding and no variant check, was not a duplicate, and its plan was
+/// not exhausted).
 bool was_evaluated(const SearchNode& node);
 
 }  // namespace stark

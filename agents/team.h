@@ -114,6 +114,10 @@ template <typename T>
 struct RoleReply {
   Expected<T> value;
   RoleUsage usage;
+  /// With an Error: the role has no further answer for this input (the
+  /// built-in team once it has proposed every transformation it knows for a
+  /// node), which is no failure and costs the search no attempt.
+  bool nothing_left = false;
 };
 
 class Team {

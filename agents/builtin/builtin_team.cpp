@@ -136,7 +136,9 @@ RoleReply<Plan> BuiltinTeam::plan(const PlanInput& in) {
   });
   // Plans made at the same time for this node take the next ones in order.
   if (static_cast<size_t>(in.proposal) >= untried.size())
-    return {Error{fmt::format("builtin: no untried transformation left for this kernel ({} tried)", tried.size())}, {}};
+    return {Error{fmt::format("builtin: no untried transformation left for this kernel ({} tried)", tried.size())},
+            {},
+            /*nothing_left=*/true};
   const std::string& choice = untried[static_cast<size_t>(in.proposal)];
   auto parsed = parse_label(choice);
   const Strategy* strategy = parsed ? find_strategy(parsed->first) : nullptr;

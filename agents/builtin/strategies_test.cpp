@@ -131,6 +131,11 @@ TEST_F(Strategies, AFamilyTriedElsewhereInTheTreeComesAfterTheUntriedOnes) {
     ASSERT_TRUE(plan.value) << plan.value.error().message;
     planned.push_back(plan.value->strategy);
   }
+  // One plan past the last option: nothing left, which is no failure.
+  in.proposal = static_cast<int>(all->size());
+  auto past = team.plan(in);
+  EXPECT_FALSE(past.value);
+  EXPECT_TRUE(past.nothing_left);
   // Nothing lost, nothing added: the same options, the tried family last.
   EXPECT_EQ(std::multiset<std::string>(planned.begin(), planned.end()),
             std::multiset<std::string>(all->begin(), all->end()));
