@@ -49,6 +49,12 @@ std::optional<char> thread_index_axis(const std::string& text) {
   return std::nullopt;
 }
 
+/// Whether `text` is the thread count of the grid along `axis`.
+bool is_grid_size(const std::string& text, char axis) {
+  std::string t = normal_form(text), bd = std::string("blockDim.") + axis, gd = std::string("gridDim.") + axis;
+  return t == bd + "*" + gd || t == gd + "*" + bd;
+}
+
 class Analyzer : public RecursiveASTVisitor<Analyzer> {
   using Base = RecursiveASTVisitor<Analyzer>;
 
@@ -101,6 +107,15 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   }
 
   bool TraverseForStmt(ForStmt* f) {
+    // A grid-stride loop at the top of the body maps threads to elements:
+    // its variable is a thread index and its condition the guard.
+    if (loops_.empty() && grid_strides_.empty() && enclosing_statement_is_top(f)) {
+      if (auto axis = grid_stride_axis(f)) {
+        grid_strides_.insert(f);
+        add_grid_stride(f, *axis);
+        return Base::TraverseForStmt(f);
+      }
+    }
     int index = add_loop(f);
     loops_.push_back(index);
     bool r = Base::TraverseForStmt(f);
@@ -114,6 +129,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     Snippet init = snip(v->getInit()->getSourceRange());
     if (auto axis = thread_index_axis(init.text)) {
       const Stmt* decl_stmt = enclosing_statement();
+      if (decl_stmt && grid_strides_.count(decl_stmt)) return true;  // add_grid_stride recorded it
       out_.indices.push_back({v->getNameAsString(), *axis, decl_stmt ? snip(decl_stmt->getSourceRange()) : Snippet{}});
       index_vars_.insert(v);
     }
@@ -168,6 +184,15 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   }
 
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr*) { return true; }
+
+  // Conservative: a jump inside a while loop or switch of the body counts too.
+  bool VisitContinueStmt(ContinueStmt*) { return note_jump(); }
+  bool VisitBreakStmt(BreakStmt*) { return note_jump(); }
+  bool note_jump() {
+    if (loops_.empty() && !grid_strides_.empty())
+      for (auto& i : out_.indices) i.loop_jumps = i.loop_jumps || i.grid_stride;
+    return true;
+  }
 
   static bool in_cooperative_groups(const FunctionDecl* f) {
     for (const DeclContext* dc = f->getDeclContext(); dc; dc = dc->getParent())
@@ -265,6 +290,61 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     if (b->getOpcode() == BO_LT || b->getOpcode() == BO_GE) out.push_back(b);
   }
 
+  /// The variable a for loop declares in its init, if it declares one.
+  static const VarDecl* loop_variable(const ForStmt* f) {
+    if (const auto* ds = dyn_cast_or_null<DeclStmt>(f->getInit()); ds && ds->isSingleDecl())
+      return dyn_cast<VarDecl>(ds->getSingleDecl());
+    return nullptr;
+  }
+
+  /// Whether `f` is a statement of the kernel body itself.
+  bool enclosing_statement_is_top(const ForStmt* f) const {
+    for (const auto& parent : ctx_.getParents(*f))
+      if (parent.get<CompoundStmt>() == kernel_->getBody()) return true;
+    return false;
+  }
+
+  /// The axis of `for (T i = <thread index>; i < n; i += <grid size>)`, where
+  /// the stride may also be a local initialised to the grid size.
+  std::optional<char> grid_stride_axis(const ForStmt* f) const {
+    const VarDecl* var = loop_variable(f);
+    if (!var || !var->hasInit()) return std::nullopt;
+    auto axis = thread_index_axis(snip(var->getInit()->getSourceRange()).text);
+    const auto* cond = dyn_cast_or_null<BinaryOperator>(f->getCond() ? f->getCond()->IgnoreParenImpCasts() : nullptr);
+    const auto* inc = dyn_cast_or_null<CompoundAssignOperator>(f->getInc() ? f->getInc()->IgnoreParenImpCasts() : nullptr);
+    if (!axis || !cond || cond->getOpcode() != BO_LT || !inc || inc->getOpcode() != BO_AddAssign) return std::nullopt;
+    auto refers_to_var = [&](const Expr* e) {
+      const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+      return r && r->getDecl() == var;
+    };
+    if (!refers_to_var(cond->getLHS()) || !refers_to_var(inc->getLHS())) return std::nullopt;
+    std::string stride = snip(inc->getRHS()->getSourceRange()).text;
+    if (const auto* r = dyn_cast<DeclRefExpr>(inc->getRHS()->IgnoreParenImpCasts()))
+      if (const auto* local = dyn_cast<VarDecl>(r->getDecl());
+          local && !isa<ParmVarDecl>(local) && local->hasInit() && local->getType().isConstQualified())
+        stride = snip(local->getInit()->getSourceRange()).text;
+    if (!is_grid_size(stride, *axis)) return std::nullopt;
+    return axis;
+  }
+
+  void add_grid_stride(const ForStmt* f, char axis) {
+    const VarDecl* var = loop_variable(f);
+    Snippet loop = snip(f->getSourceRange());
+    out_.indices.push_back({var->getNameAsString(), axis, loop, true, snip(SourceRange(f->getBeginLoc(), f->getRParenLoc()))});
+    index_vars_.insert(var);
+    Guard g;
+    g.var = var->getNameAsString();
+    g.bound = snip(cast<BinaryOperator>(f->getCond()->IgnoreParenImpCasts())->getRHS()->getSourceRange());
+    g.statement = loop;
+    if (const auto* cs = dyn_cast<CompoundStmt>(f->getBody())) {
+      Snippet inner = snip(cs->getSourceRange());
+      if (inner.valid()) g.then_body = {inner.text.substr(1, inner.text.size() - 2), inner.begin + 1, inner.end - 1};
+    } else {
+      g.then_body = snip(f->getBody()->getSourceRange());
+    }
+    out_.guards.push_back(std::move(g));
+  }
+
   const Stmt* enclosing_statement() const {
     // The nearest statement on the stack whose parent is a compound statement.
     for (size_t i = stack_.size(); i-- > 1;)
@@ -289,10 +369,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     for (const auto& parent : ctx_.getParents(*f))
       if (const auto* attributed = parent.get<AttributedStmt>())
         for (const Attr* a : attributed->getAttrs()) l.hinted = l.hinted || isa<LoopHintAttr>(a);
-    const VarDecl* var = nullptr;
-    if (const auto* ds = dyn_cast_or_null<DeclStmt>(f->getInit()); ds && ds->isSingleDecl())
-      var = dyn_cast<VarDecl>(ds->getSingleDecl());
-    if (var) {
+    if (const VarDecl* var = loop_variable(f)) {
       l.var = var->getNameAsString();
       if (var->hasInit()) l.init_value = snip(var->getInit()->getSourceRange());
     }
@@ -350,9 +427,11 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
         if (p && p->getType()->isPointerType() && a.base.empty()) a.base = p->getNameAsString();
         if (!p && !isa<EnumConstantDecl>(r->getDecl())) uniform = false;  // a local (thread index, loaded value...)
       }
-      if (isa<ArraySubscriptExpr>(s) || isa<MemberExpr>(s) || isa<PseudoObjectExpr>(s) || isa<MSPropertyRefExpr>(s)) {
-        if (isa<ArraySubscriptExpr>(s)) uniform = false;
-        if (!isa<ArraySubscriptExpr>(s)) uniform = false;  // threadIdx.x and friends
+      // p[3] is one address for every thread; p[i] or threadIdx.x and friends are not.
+      if (const auto* sub = dyn_cast<ArraySubscriptExpr>(s)) {
+        if (!sub->getIdx()->isValueDependent() && !sub->getIdx()->getIntegerConstantExpr(ctx_)) uniform = false;
+      } else if (isa<MemberExpr>(s) || isa<PseudoObjectExpr>(s) || isa<MSPropertyRefExpr>(s)) {
+        uniform = false;
       }
       for (const Stmt* c : s->children()) scan(c);
     };
@@ -369,6 +448,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   std::vector<Stmt*> stack_;
   std::vector<int> loops_;
   std::set<const VarDecl*> index_vars_;
+  std::set<const Stmt*> grid_strides_;  // the top-level grid-stride loops (not in out_.loops)
   std::set<const Expr*> written_;
   std::vector<std::tuple<const Expr*, Access, bool>> pending_accesses_;  // bool: a local pointer
 };

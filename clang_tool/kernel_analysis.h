@@ -28,14 +28,22 @@ struct Snippet {
   bool valid() const { return end > begin; }
 };
 
-/// `int i = blockIdx.x * blockDim.x + threadIdx.x;` (any operand order).
+/// `int i = blockIdx.x * blockDim.x + threadIdx.x;` (any operand order), or
+/// the same index starting a grid-stride loop
+/// `for (size_t i = <index>; i < n; i += blockDim.x * gridDim.x) {...}`:
+/// both give each thread the elements i of [0, n) it owns, so strategies
+/// that rewrite the per-element work treat them alike.
 struct ThreadIndex {
   std::string var;
   char axis = 'x';
-  Snippet statement;  // the whole declaration statement
+  Snippet statement;         // the whole declaration statement; for a grid-stride loop, the whole loop
+  bool grid_stride = false;  // the index starts a grid-stride loop (its Guard is the loop condition)
+  Snippet loop_header;       // a grid-stride loop's "for (...)"
+  bool loop_jumps = false;   // that loop's body has a continue or break (of its own or of a while/switch)
 };
 
-/// `if (i < n) {...}` or `if (i >= n) return;` on a thread index.
+/// `if (i < n) {...}` or `if (i >= n) return;` on a thread index, or the
+/// condition of a grid-stride loop (statement: the loop, then_body: its body).
 struct Guard {
   std::string var;
   Snippet bound;       // n
@@ -101,7 +109,7 @@ struct KernelAnalysis {
   Snippet declaration;  // from the first token to just before the body
   Snippet body;         // "{ ... }"
   Snippet global_attr;  // the "__global__" token
-  std::vector<ThreadIndex> indices;
+  std::vector<ThreadIndex> indices;  // a grid-stride loop's own loop is not in `loops`
   std::vector<Guard> guards;
   std::vector<Loop> loops;
   std::vector<AtomicCall> atomics;

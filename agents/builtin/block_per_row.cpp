@@ -75,11 +75,17 @@ Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
   const ThreadIndex& row = a.indices[0];
   std::vector<Edit> edits;
 
-  // The row is the block: "int row = blockIdx.x;".
-  const std::string& decl = row.statement.text;
-  auto eq = decl.find('=');
-  if (eq == std::string::npos) return Error{"block-per-row: cannot rewrite the row index declaration"};
-  edits.push_back({row.statement.begin, row.statement.end, decl.substr(0, eq + 1) + " blockIdx.x;"});
+  // The row is the block: "int row = blockIdx.x;", or a grid-stride loop over rows by blocks.
+  if (row.grid_stride) {
+    edits.push_back({row.loop_header.begin, row.loop_header.end,
+                     fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += gridDim.x)",
+                                 declared_type(row.loop_header.text, row.var), row.var, row_guard(a).bound.text)});
+  } else {
+    const std::string& decl = row.statement.text;
+    auto eq = decl.find('=');
+    if (eq == std::string::npos) return Error{"block-per-row: cannot rewrite the row index declaration"};
+    edits.push_back({row.statement.begin, row.statement.end, decl.substr(0, eq + 1) + " blockIdx.x;"});
+  }
 
   std::set<std::pair<std::string, ReduceOp>> helpers;
   std::string type_of_first = "float";
@@ -114,10 +120,11 @@ Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
     edits.push_back({after, after, finish});
   }
   // Writes outside the row loops would now come from every thread of the block.
+  // (Inside a guard or a grid-stride loop every thread writes the same value: left as it is.)
   for (const auto& acc : a.accesses) {
     if (!acc.write || acc.loop >= 0) continue;
     for (const auto& st : a.top_statements)
-      if (acc.expr.begin >= st.begin && acc.expr.end <= st.end && st.text.rfind("if", 0) != 0)
+      if (acc.expr.begin >= st.begin && acc.expr.end <= st.end && st.text.rfind("if", 0) != 0 && st.begin != row.statement.begin)
         edits.push_back({st.begin, st.begin, "if (threadIdx.x == 0) "});
   }
   std::string helper_text;

@@ -23,6 +23,19 @@ std::optional<GuardedBody> guarded_body(const KernelAnalysis& a, const std::stri
     if (a.top_statements[i].begin == g.index->statement.begin) index_at = static_cast<int>(i);
     if (a.top_statements[i].begin == g.guard->statement.begin) guard_at = static_cast<int>(i);
   }
+  if (g.index->grid_stride) {
+    // The loop is index declaration and guard at once; its body is the per-element code.
+    if (index_at < 0 || index_at + 1 != static_cast<int>(a.top_statements.size()))
+      return fail("statements after the grid-stride loop");
+    if (!g.guard->then_body.valid()) return fail("cannot find the grid-stride loop's body");
+    g.replace_begin = g.index->statement.begin;
+    g.replace_end = statement_end(source, g.index->statement.end);
+    g.begin = g.guard->then_body.begin;
+    g.end = statement_end(source, g.guard->then_body.end);
+    // A continue or break would leave the loop a rewrite puts around the code.
+    if (g.index->loop_jumps) return fail("the grid-stride loop's body continues or breaks");
+    return g;
+  }
   if (index_at < 0 || guard_at != index_at + 1) return fail("the bound check does not follow the index declaration");
   g.replace_begin = g.index->statement.begin;
   g.replace_end = statement_end(source, a.top_statements.back().end);

@@ -22,6 +22,8 @@ struct GuardedBody {
 
 /// The per-element statements of a kernel shaped
 ///   [locals...] int i = <1-D index>; <guard on i> <statements>
+/// or
+///   [locals...] for (T i = <1-D index>; i < n; i += <grid size>) { <statements> }
 /// or nullopt (with the reason in `why`).
 std::optional<GuardedBody> guarded_body(const KernelAnalysis& a, const std::string& source, std::string* why = nullptr);
 
