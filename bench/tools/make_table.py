@@ -6,8 +6,9 @@
 
 problems.json  bench_shapes' output: name, kernel_id, shape, bytes, flops
 roofline.json  bench_roofline's output: copy_bytes_per_s, fp32_flops_per_s (without it: no % column figures)
-runs.tsv       one line per `stark optimize` run: RESULT_JSON<TAB>WALL_SECONDS<TAB>EXIT_CODE
-               (RESULT_JSON relative to the folder of runs.tsv, or absolute)
+runs.tsv       one line per `stark optimize` run: RESULT_JSON<TAB>WALL_SECONDS<TAB>EXIT_CODE[<TAB>BUDGET]
+               (RESULT_JSON relative to the folder of runs.tsv, or absolute; BUDGET: the run's
+               --budget, so a table assembled from several device calls says each row's)
                (a run's wall time is split evenly over the kernels of its result)
 torch.json     torch_times.py's output; vendor.json: bench_vendor_times' output
 
@@ -45,7 +46,9 @@ def read_runs(path):
         for line in f:
             if not line.strip():
                 continue
-            result_path, wall, code = line.rstrip("\n").split("\t")[:3]
+            fields = line.rstrip("\n").split("\t")
+            result_path, wall, code = fields[:3]
+            budget = int(fields[3]) if len(fields) > 3 and fields[3] else None
             # Relative paths are the run folder's (runs.tsv sits at its top), so a committed run regenerates.
             if not os.path.isabs(result_path):
                 result_path = os.path.join(os.path.dirname(os.path.abspath(path)), result_path)
@@ -55,7 +58,8 @@ def read_runs(path):
                 failed.append((result_path, int(code)))
             for k in kernels:
                 by_id[k["id"]] = {"k": k, "wall_s": float(wall) / len(kernels), "exit": int(code),
-                                  "shared": len(kernels) > 1, "gpu": (result.get("gpu") or {}).get("name")}
+                                  "shared": len(kernels) > 1, "gpu": (result.get("gpu") or {}).get("name"),
+                                  "budget": budget}
     return by_id, failed
 
 
@@ -111,11 +115,41 @@ def build_rows(problems, roofline, runs, torch_times, vendor):
             "attempts": k.get("attempts") if k else None, "wall_s": wall, "shared": run and run["shared"],
             "per_min": k and wall and 60 * k.get("attempts", 0) / wall,
             "verified": verification(k) if k else "-",
+            "budget": run and run["budget"], "kernelbench": p.get("kernelbench", ""),
         })
         r = rows[-1]
         r["vs_torch"] = r["torch_us"] and best and r["torch_us"] / best
         r["vs_vendor"] = r["vendor_us"] and best and r["vendor_us"] / best
     return rows
+
+
+# The STARK paper's KernelBench level-1 figures (STARK with Claude, B=30):
+# success rate, fast_1 against torch eager, speedup over torch eager.
+PAPER = {"verified": "100%", "fast_1": "71.4%", "vs_torch": "3.03x"}
+
+
+def share(count, total):
+    return f"{count}/{total} ({100 * count / total:.1f}%)" if total else "-"
+
+
+def paper_measures(rows, summary):
+    """The paper's three measures over this table's rows, beside the paper's own.
+    verified: a run came back with a kernel that passed its checks (the naive
+    one, when nothing faster did); fast_1: the kept kernel is faster than torch
+    eager, over the rows torch timed (a row without a result counts as not faster)."""
+    verified = [r for r in rows if r["status"] != "no result" and not r["verified"].startswith("FAILED")]
+    improved = [r for r in rows if r["status"] == "improved" and not r["verified"].startswith("FAILED")]
+    timed = [r for r in rows if r["torch_us"]]
+    fast = [r for r in timed if r["vs_torch"] and r["vs_torch"] > 1]
+    budgets = sorted({r["budget"] for r in rows if r["budget"]})
+    budget = ", ".join(f"B={b}" for b in budgets) if budgets else "not recorded"
+    vs_torch = summary.get("best vs torch eager (torch µs / best µs)")
+    return ["", f"KernelBench measures ({budget}; the STARK paper's level-1 figures are with Claude at B=30):", "",
+            "| measure | this table | the paper |", "| --- | --- | --- |",
+            f"| verified (a checked kernel came back) | {share(len(verified), len(rows))} | {PAPER['verified']} |",
+            f"| faster than the naive kernel | {share(len(improved), len(rows))} | - |",
+            f"| fast_1 vs torch eager | {share(len(fast), len(timed))} | {PAPER['fast_1']} |",
+            f"| speedup over torch eager (geometric mean) | {fmt(vs_torch, 2, 'x')} | {PAPER['vs_torch']} |"]
 
 
 def render(rows, roofline, torch_doc, failed):
@@ -127,15 +161,16 @@ def render(rows, roofline, torch_doc, failed):
     out = [f"GPU: {roofline.get('gpu', '?')}; {ceilings}"
            + (f"; torch {torch_doc['torch']}" if torch_doc.get("torch") else "") + ".", ""]
     out.append("| kernel | shape | naive µs | best µs | speedup | torch µs | vs torch | vendor µs | vs vendor "
-               "| % roofline (naive → best) | attempts | wall s | attempts/min | status | verification |")
-    out.append("|" + " --- |" * 15)
+               "| % roofline (naive → best) | attempts | wall s | attempts/min | status | verification | B |")
+    out.append("|" + " --- |" * 16)
     for r in rows:
         vendor = f"{fmt(r['vendor_us'])} ({r['vendor']})" if r["vendor_us"] else "-"
         wall = ("~" if r["shared"] else "") + fmt(r["wall_s"], 0)
         out.append(f"| {r['name']} | {r['shape']} | {fmt(r['naive_us'])} | {fmt(r['best_us'])} | "
                    f"{fmt(r['speedup'], 2, 'x')} | {fmt(r['torch_us'])} | {fmt(r['vs_torch'], 2, 'x')} | {vendor} | "
                    f"{fmt(r['vs_vendor'], 2, 'x')} | {fmt(r['roofline_naive'])} → {fmt(r['roofline_best'])} | "
-                   f"{fmt(r['attempts'], 0)} | {wall} | {fmt(r['per_min'])} | {r['status']} | {r['verified']} |")
+                   f"{fmt(r['attempts'], 0)} | {wall} | {fmt(r['per_min'])} | {r['status']} | {r['verified']} | "
+                   f"{r['budget'] or '-'} |")
     # (label, the rows' figures, unit): each mean is over the rows that have the figure.
     means = [
         ("speedup over naive", [r["speedup"] for r in rows], "x"),
@@ -151,6 +186,7 @@ def render(rows, roofline, torch_doc, failed):
         values = [v for v in values if v]
         summary[label] = geomean(values)
         out.append(f"- {label}: {fmt(summary[label], 1 if unit == '%' else 2, unit)} ({len(values)} rows)")
+    out += paper_measures(rows, summary)
     if failed:
         out += ["", "Runs without a result: " + ", ".join(f"{p} (exit {c})" for p, c in failed)]
     return "\n".join(out) + "\n", summary

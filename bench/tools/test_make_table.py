@@ -51,7 +51,7 @@ class MakeTable(unittest.TestCase):
             with open(os.path.join(d, name), "w") as f:
                 json.dump(doc, f)
         with open(os.path.join(d, "runs.tsv"), "w") as f:
-            f.write(f"{d}/a.json\t60\t0\n{d}/b.json\t30\t0\n{d}/missing.json\t5\t1\n")
+            f.write(f"{d}/a.json\t60\t0\t30\n{d}/b.json\t30\t0\t30\n{d}/missing.json\t5\t1\n")
         args = [sys.executable, os.path.join(HERE, "make_table.py"), "--problems", f"{d}/problems.json",
                 "--runs", f"{d}/runs.tsv", "--vendor", f"{d}/vendor.json", "-o", f"{d}/table.md"]
         args += ["--torch", f"{d}/torch.json"] if with_torch else []
@@ -98,6 +98,18 @@ class MakeTable(unittest.TestCase):
         self.assertIn("- best vs torch eager (torch µs / best µs): 0.61x (2 rows)", text)  # sqrt(1.5 * 0.25)
         self.assertIn("- % of roofline, best: 35.4% (2 rows)", text)  # sqrt(50 * 25)
         self.assertIn("4.00 TB/s, fp32 FMA peak 10.0 TFLOP/s", text)
+
+    def test_the_papers_measures_beside_ours(self):
+        text = self.run_tool()
+        # copyish and mathy came back checked; lost has no result: 2 of 3.
+        self.assertIn("| verified (a checked kernel came back) | 2/3 (66.7%) | 100% |", text)
+        self.assertIn("| faster than the naive kernel | 1/3 (33.3%) | - |", text)
+        # torch timed copyish (1.5x, faster) and mathy (0.25x): 1 of 2.
+        self.assertIn("| fast_1 vs torch eager | 1/2 (50.0%) | 71.4% |", text)
+        self.assertIn("| speedup over torch eager (geometric mean) | 0.61x | 3.03x |", text)
+        self.assertIn("KernelBench measures (B=30;", text)
+        self.assertEqual(self.row(text, "copyish")[15], "30")
+        self.assertEqual(self.row(text, "lost")[15], "-")
 
     def test_without_torch_the_columns_are_empty(self):
         text = self.run_tool(with_torch=False)

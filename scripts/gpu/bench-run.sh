@@ -136,7 +136,7 @@ optimize_all() {
     # stark optimize writes result.json as it goes: a killed search leaves one without the kernel.
     step "optimize-$name" optimize_one "$name" "$id" "$limit" "$search" || code=$?
     [[ -f $work/results/$name/result.json ]] || code=1
-    printf '%s\t%s\t%s\n' "results/$name/result.json" $((SECONDS - t0)) "$code" >>"$work/runs.tsv"
+    printf '%s\t%s\t%s\t%s\n' "results/$name/result.json" $((SECONDS - t0)) "$code" "$budget" >>"$work/runs.tsv"
   done
 }
 
