@@ -185,6 +185,11 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
 
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr*) { return true; }
 
+  bool VisitReturnStmt(ReturnStmt*) {
+    out_.returns = true;
+    return true;
+  }
+
   // Conservative: a jump inside a while loop or switch of the body counts too.
   bool VisitContinueStmt(ContinueStmt*) { return note_jump(); }
   bool VisitBreakStmt(BreakStmt*) { return note_jump(); }
@@ -437,7 +442,27 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     };
     scan(call->getArg(0));
     a.uniform_address = uniform;
+    a.index = offset_from(call->getArg(0), a.base);
     out_.atomics.push_back(std::move(a));
+  }
+
+  /// e in `&base[e]`, `base + e` or `e + base`, where base names the pointer
+  /// parameter `base`; empty for any other address.
+  Snippet offset_from(const Expr* address, const std::string& base) {
+    auto names_base = [&](const Expr* e) {
+      const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+      const auto* p = r ? dyn_cast<ParmVarDecl>(r->getDecl()) : nullptr;
+      return p && !base.empty() && p->getNameAsString() == base;
+    };
+    const Expr* e = address->IgnoreParenImpCasts();
+    if (const auto* u = dyn_cast<UnaryOperator>(e); u && u->getOpcode() == UO_AddrOf) {
+      const auto* sub = dyn_cast<ArraySubscriptExpr>(u->getSubExpr()->IgnoreParens());
+      if (sub && names_base(sub->getBase())) return snip(sub->getIdx()->getSourceRange());
+    } else if (const auto* b = dyn_cast<BinaryOperator>(e); b && b->getOpcode() == BO_Add) {
+      if (names_base(b->getLHS())) return snip(b->getRHS()->getSourceRange());
+      if (names_base(b->getRHS())) return snip(b->getLHS()->getSourceRange());
+    }
+    return {};
   }
 
   ASTContext& ctx_;

@@ -81,6 +81,7 @@ struct AtomicCall {
   Snippet address;       // first argument
   Snippet value;         // second argument
   std::string base;      // the pointer parameter the address is based on, if any
+  Snippet index;         // e in `&base[e]` or `base + e`; empty for any other address
   bool uniform_address = false;  // the same address for every thread (no thread index, no loaded value in it)
   Snippet statement;
   int loop = -1;         // innermost enclosing loop
@@ -120,6 +121,7 @@ struct KernelAnalysis {
   std::vector<std::string> locals;      // names declared at the body's top level
   bool uses_shared_memory = false;
   bool uses_sync = false;       // __syncthreads and friends
+  bool returns = false;         // a return statement anywhere in the body (a lambda's too)
   bool uses_warp_ops = false;   // __shfl*, __ballot*...
   bool has_launch_bounds = false;
   int64_t launch_bounds_threads = 0;  // __launch_bounds__'s maximum threads per block, when a constant

@@ -54,6 +54,7 @@ TEST_F(Analysis, Histogram) {
   ASSERT_EQ(a.atomics.size(), 1u);
   EXPECT_FALSE(a.atomics[0].uniform_address);
   EXPECT_FALSE(a.atomics[0].base.empty());
+  EXPECT_EQ(a.atomics[0].index.text, "v") << "the bin, from &bins[v]";
 }
 
 TEST_F(Analysis, RowKernels) {

@@ -14,6 +14,16 @@ namespace stark::builtin {
 
 namespace {
 
+/// A loop whose reductions are all max or min: its threads may each start
+/// from the same seed (often the row's first element, the loop starting at
+/// 1), since counting one element twice changes neither.
+bool only_max_or_min(const Loop& l) {
+  if (l.reductions.empty()) return false;
+  for (const auto& r : l.reductions)
+    if (r.op == '+') return false;
+  return true;
+}
+
 /// Why the kernel is not a row kernel, or nothing.
 std::optional<std::string> unfit(const KernelAnalysis& a, const Kernel& k) {
   if (a.indices.size() != 1 || a.indices[0].axis != 'x') return "needs exactly one 1-D thread index";
@@ -30,7 +40,8 @@ std::optional<std::string> unfit(const KernelAnalysis& a, const Kernel& k) {
       if (!l.reductions.empty()) return "reductions in nested loops";
       continue;
     }
-    if (!l.unit_step || l.init_value.text != "0" || !l.bound.valid()) return "a row loop that does not run 0..n-1";
+    if (!l.unit_step || !l.bound.valid()) return "a row loop that does not step by one to a bound";
+    if (l.init_value.text != "0" && !only_max_or_min(l)) return "a row loop that starts past 0 and is not a max or min";
     ++row_loops;
   }
   if (row_loops == 0) return "no loop over the row";
@@ -93,8 +104,9 @@ Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
     if (l.depth != 0) continue;
     std::string type = declared_type(l.header.text, l.var);
     edits.push_back({l.header.begin, l.header.end,
-                     fmt::format("for ({} {} = threadIdx.x; {} < {}; {} += blockDim.x)", type, l.var, l.var,
-                                 l.bound.text, l.var)});
+                     fmt::format("for ({} {} = {}threadIdx.x; {} < {}; {} += blockDim.x)", type, l.var,
+                                 l.init_value.text == "0" ? "" : "(" + l.init_value.text + ") + ", l.var, l.bound.text,
+                                 l.var)});
     if (l.reductions.empty()) continue;
     int64_t after = statement_end(s.source, l.body.end);
     std::string indent = indentation_at(s.source, l.header.begin);

@@ -2,7 +2,8 @@
 
 #include <fmt/format.h>
 
-#include <regex>
+#include <algorithm>
+#include <utility>
 
 #include "agents/builtin/rewrite.h"
 
@@ -10,7 +11,10 @@ namespace stark::builtin {
 
 namespace {
 
-/// out[w] = in[r] guarded by x < W && y < H, read along x, written along y.
+/// out[w] = in[r] over a 2-D grid of two thread indices guarded by their
+/// bounds: the read contiguous along one index (`x` below, whichever grid
+/// axis it came from), the write along the other (`y`). The variant's
+/// threadIdx.x runs along `x` when reading and along `y` when writing.
 struct Copy {
   const ThreadIndex* x = nullptr;
   const ThreadIndex* y = nullptr;
@@ -33,11 +37,6 @@ std::optional<Copy> find_copy(const KernelAnalysis& a, const std::string& source
   c.y = a.index('y');
   if (!c.x || !c.y || a.indices.size() != 2 || !a.loops.empty() || !a.atomics.empty() || a.uses_shared_memory)
     return std::nullopt;
-  for (const auto& g : a.guards) {
-    if (g.var == c.x->var) c.x_bound = g.bound.text;
-    if (g.var == c.y->var) c.y_bound = g.bound.text;
-  }
-  if (c.x_bound.empty() || c.y_bound.empty()) return std::nullopt;
   // Exactly one write and one read, both of parameters.
   const Access *w = nullptr, *r = nullptr;
   for (const auto& acc : a.accesses) {
@@ -50,13 +49,17 @@ std::optional<Copy> find_copy(const KernelAnalysis& a, const std::string& source
     }
   }
   if (!w || !r) return std::nullopt;
-  // Reads contiguous along x, writes along y: the classic naive transpose.
+  // Reads contiguous along one index, writes along the other: a transpose.
+  if (fastest_term(r->index.text) == c.y->var) std::swap(c.x, c.y);
   if (fastest_term(r->index.text) != c.x->var || fastest_term(w->index.text) != c.y->var) return std::nullopt;
+  for (const auto& g : a.guards) {
+    if (g.var == c.x->var) c.x_bound = g.bound.text;
+    if (g.var == c.y->var) c.y_bound = g.bound.text;
+  }
+  if (c.x_bound.empty() || c.y_bound.empty()) return std::nullopt;
   // The statement "W = R;" is the guard's body or follows an early return.
-  std::string tail = source.substr(static_cast<size_t>(w->expr.end));
-  std::smatch m;
-  static const std::regex assign(R"(^\s*=\s*)");
-  if (!std::regex_search(tail, m, assign)) return std::nullopt;
+  size_t after = source.find_first_not_of(" \t\n", static_cast<size_t>(w->expr.end));
+  if (after == std::string::npos || source[after] != '=' || source.compare(after, 2, "==") == 0) return std::nullopt;
   c.write = w->expr.text;
   c.read = r->expr.text;
   c.type = element_type(a, w->base);
