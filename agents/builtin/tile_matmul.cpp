@@ -77,7 +77,19 @@ std::optional<Matmul> find_matmul(const KernelAnalysis& a, const std::string& so
   // The epilogue: every statement after the loop, kept verbatim.
   int64_t after = statement_end(source, l.body.end);
   int64_t body_end = a.body.end - 1;  // before the kernel's closing brace
-  mm.epilogue = std::string(trim(std::string_view(source).substr(static_cast<size_t>(after), static_cast<size_t>(body_end - after))));
+  // A loop inside `if (row < m && col < n) { ... }`: the epilogue ends at that
+  // block's closing brace, and the block must be the body's last statement.
+  int64_t epilogue_end = body_end;
+  for (const auto& g : a.guards) {
+    if (g.early_return || !g.then_body.valid() || g.then_body.begin > l.header.begin || l.body.end > g.then_body.end)
+      continue;
+    // then_body is the braces' contents: its end is the closing brace.
+    if (static_cast<size_t>(g.then_body.end) >= source.size() || source[static_cast<size_t>(g.then_body.end)] != '}' ||
+        a.top_statements.empty() || a.top_statements.back().begin != g.statement.begin)
+      return std::nullopt;
+    epilogue_end = std::min(epilogue_end, g.then_body.end);
+  }
+  mm.epilogue = std::string(trim(std::string_view(source).substr(static_cast<size_t>(after), static_cast<size_t>(epilogue_end - after))));
   if (mm.epilogue.empty() || mm.epilogue.find("return") != std::string::npos) return std::nullopt;
   mm.begin = std::min(mm.col->statement.begin, mm.row->statement.begin);
   mm.end = body_end;
