@@ -13,7 +13,7 @@
 #   BENCH_TIME_LIMIT=20    seconds of search per kernel (stark optimize --time-limit)
 #   BENCH_TIME_LIMITS="matmul=40 ..."   per-problem exceptions to BENCH_TIME_LIMIT (slow shapes)
 #   BENCH_DEADLINE=540     no kernel's search starts later than this many seconds after the start
-#   BENCH_KERNELS="..."    problem names to optimize (bench_shapes' names; default: all)
+#   BENCH_KERNELS="..."    problem names to capture and optimize (bench_shapes' names; default: all)
 #   BENCH_PHASES="setup build tests measure capture optimize table"
 #   BENCH_WORK=/tmp/bench-work   kept between calls on a warm machine: a later call can run
 #                          BENCH_PHASES="optimize table" BENCH_KERNELS="..." to go on
@@ -93,6 +93,19 @@ torch_eager() { PYTHONUNBUFFERED=1 "$python" bench/tools/torch_times.py "$work/p
 # takes each kernel's largest capture, so its times are the benchmark shape's.
 capture() {
   "$stark" scan -p "$build" --target bench_kernels -o "$work/manifest.json"
+  # With BENCH_KERNELS, only those kernels are captured (the store stays small
+  # and the interposer copies no other kernel's buffers).
+  if [[ -n ${BENCH_KERNELS:-} ]]; then
+    python3 - "$work/manifest.json" "$work/problems.json" $BENCH_KERNELS <<'PY'
+import json, sys
+manifest, problems, names = sys.argv[1], sys.argv[2], set(sys.argv[3:])
+ids = {p["kernel_id"] for p in json.load(open(problems))["problems"] if p["name"] in names}
+doc = json.load(open(manifest))
+doc["kernels"] = [k for k in doc["kernels"] if k["id"] in ids]
+json.dump(doc, open(manifest, "w"), indent=1)
+print(f"capture: {len(doc['kernels'])} of the manifest's kernels ({len(names)} problems asked)")
+PY
+  fi
   "$stark" capture -p "$build" --manifest "$work/manifest.json" --fresh --max-per-kernel 2 -- \
     "$build/tests/bench_tests" --gtest_filter='*BenchShape*:Matmul.SquareOddShape'
 }
