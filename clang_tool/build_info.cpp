@@ -216,8 +216,8 @@ Expected<BuildInfo> load_build_info(const fs::path& build_dir_in, const std::str
       // A build tree configured before our query existed: re-run CMake once
       // so it answers (the same as `cmake <build_dir>` by hand).
       std::string cmake = cache_value(build_dir, "CMAKE_COMMAND");
-      auto run = run_process({cmake.empty() ? std::string("cmake") : cmake, build_dir.string()}, build_dir);
-      if (!run || run->exit_code != 0)
+      auto run = run_process({cmake.empty() ? std::string("cmake") : cmake, build_dir.string()}, ProcessOptions::in(build_dir));
+      if (!run || !run->status.success())
         return Error{fmt::format("re-running CMake in '{}' to get its File API reply failed{}", build_dir.string(),
                                  run ? ":\n" + run->output : ": " + run.error().message)};
       reply = read_file_api_reply(build_dir, config);

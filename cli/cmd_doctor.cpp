@@ -66,7 +66,7 @@ Finding check_gpu() {
 
 Finding check_tool(const std::string& name, const std::vector<std::string>& version_args, const std::string& why) {
   auto run = run_process(version_args);
-  if (!run || run->exit_code != 0) return {name, Status::Warn, "not found: " + why};
+  if (!run || !run->status.success()) return {name, Status::Warn, "not found: " + why};
   std::smatch m;
   static const std::regex version_re(R"((\d+\.\d+(\.\d+)?))");
   std::string v = std::regex_search(run->output, m, version_re) ? m[1].str() : "found";
@@ -120,7 +120,7 @@ class DoctorCommand : public Command {
     auto nvcc = run_process({(cuda / "bin" / "nvcc").string(), "--version"});
     std::smatch m;
     static const std::regex release_re(R"(release (\d+\.\d+))");
-    if (nvcc && nvcc->exit_code == 0 && std::regex_search(nvcc->output, m, release_re)) {
+    if (nvcc && nvcc->status.success() && std::regex_search(nvcc->output, m, release_re)) {
       bool new_enough = std::stoi(m[1].str()) >= 13;
       findings.push_back({"CUDA toolkit", new_enough ? Status::Ok : Status::Warn,
                           fmt::format("{} (nvcc {}){}", cuda.string(), m[1].str(),

@@ -89,9 +89,9 @@ TEST(UnifiedDiff, GitAppliesEveryDiff) {
     ASSERT_TRUE(write_file_atomic(dir / "src/k.cu", c.before));
     auto d = unified_diff("src/k.cu", c.before, c.after);
     ASSERT_TRUE(write_file_atomic(dir / "change.patch", d.text));
-    auto r = run_process({"git", "apply", "change.patch"}, dir);
+    auto r = run_process({"git", "apply", "change.patch"}, ProcessOptions::in(dir));
     ASSERT_TRUE(r);
-    EXPECT_EQ(r->exit_code, 0) << c.name << ": " << r->output << "\n" << d.text;
+    EXPECT_EQ(r->status.code, 0) << c.name << ": " << r->output << "\n" << d.text;
     auto got = read_file(dir / "src/k.cu");
     ASSERT_TRUE(got);
     EXPECT_EQ(*got, c.after) << c.name << "\n" << d.text;
@@ -165,7 +165,7 @@ TEST(UnifiedDiff, GitHeaderInsertionAtTheTopAndFarApartChanges) {
 // The real judge: git applies every diff we print and gets the new text back.
 TEST(UnifiedDiff, GitAppliesRandomEditsWithTheGitHeader) {
   fs::path dir = scratch("random_edits");
-  ASSERT_EQ(run_process({"git", "init", "-q", dir.string()})->exit_code, 0);
+  ASSERT_EQ(run_process({"git", "init", "-q", dir.string()})->status.code, 0);
   std::mt19937 rng(7);
   for (int round = 0; round < 40; ++round) {
     std::vector<std::string> lines;
@@ -189,9 +189,9 @@ TEST(UnifiedDiff, GitAppliesRandomEditsWithTheGitHeader) {
     if (after == before) continue;
     ASSERT_TRUE(write_file_atomic(dir / "f.cu", before));
     ASSERT_TRUE(write_file_atomic(dir / "p.diff", git_diff("f.cu", before, after)));
-    auto r = run_process({"git", "apply", "--verbose", "p.diff"}, dir);
+    auto r = run_process({"git", "apply", "--verbose", "p.diff"}, ProcessOptions::in(dir));
     ASSERT_TRUE(r);
-    ASSERT_EQ(r->exit_code, 0) << r->output << "\n" << *read_file(dir / "p.diff");
+    ASSERT_EQ(r->status.code, 0) << r->output << "\n" << *read_file(dir / "p.diff");
     ASSERT_NE(r->output.find("Applied patch f.cu cleanly"), std::string::npos) << r->output;
     EXPECT_EQ(*read_file(dir / "f.cu"), after) << "round " << round;
   }

@@ -117,9 +117,9 @@ TEST(ApplyPlan, TheKernelDiffAppliesWithGit) {
   auto c = apply_plan(*plan, dir / "project", {});
   ASSERT_TRUE(c) << c.error().message;
   ASSERT_TRUE(write_file_atomic(dir / "k.patch", c->diff));
-  auto r = run_process({"git", "apply", (dir / "k.patch").string()}, dir / "project");
+  auto r = run_process({"git", "apply", (dir / "k.patch").string()}, ProcessOptions::in(dir / "project"));
   ASSERT_TRUE(r);
-  ASSERT_EQ(r->exit_code, 0) << r->output;
+  ASSERT_EQ(r->status.code, 0) << r->output;
   auto after = read_file(dir / "project/src/ops.cu");
   ASSERT_TRUE(after);
   EXPECT_NE(after->find("[[stark::optimize(\"budget=30\")]]\n__global__ void __launch_bounds__(256, 8)\nsaxpy("),

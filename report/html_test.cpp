@@ -135,7 +135,7 @@ Rendered render_in_chromium(const std::string& name, const std::string& html) {
     ADD_FAILURE() << r.error().message;
     return {};
   }
-  Rendered out{r->exit_code, r->output, {}};
+  Rendered out{r->status.code, r->output, {}};
   // Chromium logs page console messages (console.log/error, uncaught exceptions,
   // CSP violations) as "[...:INFO:CONSOLE:12] "message", source: ...". The page
   // writes nothing to the console, so any such line is a failure.
@@ -189,7 +189,7 @@ TEST(HtmlInChromium, TakesAScreenshot) {
   args.push_back("file://" + (out / "report.html").string());
   auto r = run_process(args);
   ASSERT_TRUE(r);
-  ASSERT_EQ(r->exit_code, 0) << r->output;
+  ASSERT_EQ(r->status.code, 0) << r->output;
   auto png = read_file(out / "report.png");
   ASSERT_TRUE(png) << png.error().message;
   ASSERT_GT(png->size(), 24u);

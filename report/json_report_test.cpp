@@ -20,7 +20,7 @@ TEST(JsonReport, ValidatesAgainstItsSchema) {
   auto file = scratch("json_report") / "report.json";
   ASSERT_TRUE(write_json_file(file, j));
   auto v = validate_json(kSchema, file);
-  EXPECT_EQ(v.exit_code, 0) << v.output;
+  EXPECT_EQ(v.status.code, 0) << v.output;
 }
 
 TEST(JsonReport, TheSchemaCatchesABrokenReport) {
@@ -30,7 +30,7 @@ TEST(JsonReport, TheSchemaCatchesABrokenReport) {
   auto file = scratch("json_report_broken") / "report.json";
   ASSERT_TRUE(write_json_file(file, j));
   auto v = validate_json(kSchema, file);
-  EXPECT_EQ(v.exit_code, 1) << v.output;
+  EXPECT_EQ(v.status.code, 1) << v.output;
   EXPECT_NE(v.output.find("kernels/0/status"), std::string::npos) << v.output;
   EXPECT_NE(v.output.find("'best_path' is a required property"), std::string::npos) << v.output;
 }

@@ -27,7 +27,7 @@ fs::path write(const std::string& name, const json& j) {
 TEST(Sarif, ValidatesAgainstTheSarif210Schema) {
   auto log = render_sarif(load_test_input(), {"0.1.0"});
   auto v = validate_json(kSarifSchema, write("sarif_valid", log));
-  EXPECT_EQ(v.exit_code, 0) << v.output;
+  EXPECT_EQ(v.status.code, 0) << v.output;
 }
 
 TEST(Sarif, TheSchemaCatchesBrokenLogs) {
@@ -35,15 +35,15 @@ TEST(Sarif, TheSchemaCatchesBrokenLogs) {
   auto log = render_sarif(load_test_input(), {"0.1.0"});
   auto no_version = log;
   no_version.erase("version");
-  EXPECT_EQ(validate_json(kSarifSchema, write("sarif_no_version", no_version)).exit_code, 1);
+  EXPECT_EQ(validate_json(kSarifSchema, write("sarif_no_version", no_version)).status.code, 1);
   auto bad_level = log;
   bad_level["runs"][0]["results"][0]["level"] = "info";
   auto v = validate_json(kSarifSchema, write("sarif_bad_level", bad_level));
-  EXPECT_EQ(v.exit_code, 1);
+  EXPECT_EQ(v.status.code, 1);
   EXPECT_NE(v.output.find("runs/0/results/0/level"), std::string::npos) << v.output;
   auto no_replacements = log;
   no_replacements["runs"][0]["results"][0]["fixes"][0]["artifactChanges"][0]["replacements"] = json::array();
-  EXPECT_EQ(validate_json(kSarifSchema, write("sarif_empty_fix", no_replacements)).exit_code, 1);
+  EXPECT_EQ(validate_json(kSarifSchema, write("sarif_empty_fix", no_replacements)).status.code, 1);
 }
 
 TEST(Sarif, OneResultPerImprovedKernelAtItsLocation) {
@@ -122,7 +122,7 @@ TEST(Sarif, AnImprovedKernelWithoutLocationBecomesANotification) {
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_EQ(notes[0]["message"]["text"], "improved kernel 'src/ops.cu:saxpy' has no location in the manifest; not reported");
   auto v = validate_json(kSarifSchema, write("sarif_notification", log));
-  EXPECT_EQ(v.exit_code, 0) << v.output;
+  EXPECT_EQ(v.status.code, 0) << v.output;
 }
 
 }  // namespace

@@ -193,17 +193,17 @@ TEST(Apply, PatchIsGitApplyCleanAndTouchesOnlyKernelsAndLaunchConfigurations) {
   // git applies it from the source root, and the result is the plan's.
   auto git = [&](std::vector<std::string> args) {
     args.insert(args.begin(), "git");
-    auto r = run_process(args, root);
+    auto r = run_process(args, ProcessOptions::in(root));
     EXPECT_TRUE(r);
     return r ? *r : ProcessResult{};
   };
-  ASSERT_EQ(git({"init", "-q", "."}).exit_code, 0);
-  ASSERT_EQ(git({"add", "."}).exit_code, 0);
-  ASSERT_EQ(git({"-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "edge"}).exit_code, 0);
+  ASSERT_EQ(git({"init", "-q", "."}).status.code, 0);
+  ASSERT_EQ(git({"add", "."}).status.code, 0);
+  ASSERT_EQ(git({"-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "edge"}).status.code, 0);
   auto check = git({"apply", "--check", "-v", (dir / "stark.patch").string()});
-  EXPECT_EQ(check.exit_code, 0) << check.output;
+  EXPECT_EQ(check.status.code, 0) << check.output;
   EXPECT_NE(check.output.find("Checking patch include/edge/scale.cuh..."), std::string::npos) << check.output;
-  ASSERT_EQ(git({"apply", (dir / "stark.patch").string()}).exit_code, 0);
+  ASSERT_EQ(git({"apply", (dir / "stark.patch").string()}).status.code, 0);
   for (const auto& f : report->plan.files) EXPECT_EQ(read(root / f.path), f.updated) << f.path;
   auto status = git({"status", "--porcelain"});
   EXPECT_EQ(status.output, " M include/edge/scale.cuh\n M src/apis.cu\n M src/scale.cu\n M src/stats.cu\n");

@@ -103,9 +103,9 @@ std::vector<CheckFailure> compile_check(const std::vector<CheckUnit>& units, con
       if (!command) {
         log = command.error().message;
       } else {
-        auto run = run_process(command->argv, setup.scratch);
+        auto run = run_process(command->argv, ProcessOptions::in(setup.scratch));
         if (!run) log = run.error().message;
-        else if (run->exit_code != 0) log = fmt::format("$ {}\n{}", join(command->argv, " "), run->output);
+        else if (!run->status.success()) log = fmt::format("$ {}\n{}", join(command->argv, " "), run->output);
         else continue;
         if (!command->dropped.empty())
           log += fmt::format("(left out of the check: {})\n", join(command->dropped, " "));

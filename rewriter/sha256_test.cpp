@@ -34,7 +34,7 @@ TEST(Sha256, AgreesWithCMakeAtEveryPaddingLength) {
   }
   auto r = run_process(args);
   ASSERT_TRUE(r);
-  ASSERT_EQ(r->exit_code, 0) << r->output;
+  ASSERT_EQ(r->status.code, 0) << r->output;
   for (const auto& line : expected) EXPECT_NE(r->output.find(line), std::string::npos) << line << "\n" << r->output;
   std::filesystem::remove_all(dir);
 }

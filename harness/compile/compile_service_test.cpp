@@ -188,7 +188,7 @@ TEST_F(CompileServiceTest, RelocatableCodeIsLinkedWithTheTargetsOtherObjects) {
   fs::create_directories(object.parent_path());
   auto built = run_process({p->nvcc(), "-rdc=true", "-arch=sm_90", "-c", (p->root() / "src/taps.cu").string(), "-o",
                             object.string()});
-  ASSERT_TRUE(built && built->exit_code == 0) << (built ? built->output : built.error().message);
+  ASSERT_TRUE(built && built->status.code == 0) << (built ? built->output : built.error().message);
 
   auto linked = service->compile(request("src/filters.cu:filter"));
   ASSERT_TRUE(linked) << linked.error().message;

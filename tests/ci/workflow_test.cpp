@@ -35,7 +35,7 @@ fs::path mutated(const std::string& name, const std::string& from, const std::st
 
 TEST(Workflow, TheExampleHasTheDocumentedStructure) {
   auto r = check(kSource / "examples/ci/stark.yml");
-  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.status.code, 0) << r.output;
   EXPECT_EQ(r.output, "");
 }
 
@@ -57,7 +57,7 @@ TEST(Workflow, TheCheckerCatchesBrokenWorkflows) {
   };
   for (const auto& c : cases) {
     auto r = check(mutated(c.name, c.from, c.to));
-    EXPECT_EQ(r.exit_code, c.code) << c.name << ": " << r.output;
+    EXPECT_EQ(r.status.code, c.code) << c.name << ": " << r.output;
     EXPECT_NE(r.output.find(c.expect), std::string::npos) << c.name << ": " << r.output;
   }
 }

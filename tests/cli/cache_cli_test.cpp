@@ -41,7 +41,7 @@ fs::path filled_cache() {
 TEST(CacheCli, StatsAsJsonAndForPeople) {
   fs::path dir = filled_cache();
   auto r = stark({"cache", "stats", "--cache-dir", dir.string(), "--json"});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(r.status.code, 0) << r.output;
   auto j = nlohmann::json::parse(r.output);
   EXPECT_EQ(j["schema"], "stark.cache-stats/1");
   EXPECT_EQ(j["entries"], 2);
@@ -49,7 +49,7 @@ TEST(CacheCli, StatsAsJsonAndForPeople) {
   EXPECT_EQ(j["events"]["hits"], 2);
   EXPECT_EQ(j["events"]["misses"], 1);
   r = stark({"cache", "stats", "--cache-dir", dir.string()});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(r.status.code, 0) << r.output;
   EXPECT_NE(r.output.find("entries: 2 (0 improved, 2 no gain)"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("2 hits, 1 miss, 0 rejected, 0 stored (hit rate 67%)"), std::string::npos) << r.output;
 }
@@ -59,7 +59,7 @@ TEST(CacheCli, CleanEmptiesTheCacheTheEnvironmentNames) {
   ::setenv("STARK_CACHE_DIR", dir.c_str(), 1);
   auto r = stark({"cache", "clean"});
   ::unsetenv("STARK_CACHE_DIR");
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(r.status.code, 0) << r.output;
   EXPECT_NE(r.output.find("removed 2 entries"), std::string::npos) << r.output;
   EXPECT_EQ(ResultCache(dir).stats()->entries, 0);
 }
@@ -71,7 +71,7 @@ TEST(CacheCli, TheBuildDirectoryHoldsTheDefaultCache) {
   fs::create_directories(build / ".stark");
   fs::rename(dir, build / ".stark/cache");
   auto r = stark({"cache", "stats", "-p", build.string(), "--json"});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(r.status.code, 0) << r.output;
   EXPECT_EQ(nlohmann::json::parse(r.output)["entries"], 2);
 }
 
@@ -114,12 +114,12 @@ size_t blob_files(const fs::path& build) {
 TEST(CacheCli, StatsAndCleanCoverTheCaptureStore) {
   fs::path build = build_with_captures();
   auto r = stark({"cache", "stats", "-p", build.string()});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(r.status.code, 0) << r.output;
   EXPECT_NE(r.output.find("captures: 2 captures, 5 files"), std::string::npos) << r.output;  // 3 blobs, the index and the lock
 
   // --older-than: the old capture and the orphan go, the new one and its blob stay.
   r = stark({"cache", "clean", "-p", build.string(), "--older-than", "30"});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(r.status.code, 0) << r.output;
   EXPECT_NE(r.output.find("removed 1 capture and 2 files"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("kept 1 capture"), std::string::npos) << r.output;
   auto index = harness::CaptureStore::open(build / ".stark/captures", false)->read_index();
@@ -130,13 +130,13 @@ TEST(CacheCli, StatsAndCleanCoverTheCaptureStore) {
 
   // --max-size alone caps the cache folder and says so.
   r = stark({"cache", "clean", "-p", build.string(), "--max-size", "1G"});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(r.status.code, 0) << r.output;
   EXPECT_NE(r.output.find("captures in " + (build / ".stark/captures").string() + " kept"), std::string::npos)
       << r.output;
 
   // No filter: everything.
   r = stark({"cache", "clean", "-p", build.string()});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(r.status.code, 0) << r.output;
   EXPECT_NE(r.output.find("removed 1 capture and 1 file"), std::string::npos) << r.output;
   EXPECT_EQ(blob_files(build), 0u);
 }
@@ -153,7 +153,7 @@ TEST(CacheCli, ACleanLeavesBlobsBeingWrittenAndFilesNotItsOwn) {
   std::ofstream(build / "elsewhere/0123456789abcdef.zst") << "not the store's\n";
   fs::create_directory_symlink(build / "elsewhere", blobs / "ff");
   auto r = stark({"cache", "clean", "-p", build.string()});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(r.status.code, 0) << r.output;
   EXPECT_TRUE(fs::exists(blobs / "notes.txt"));
   EXPECT_TRUE(fs::exists(build / "elsewhere/0123456789abcdef.zst")) << "a link was followed";
   EXPECT_TRUE(store->has_blob(fresh)) << "a blob younger than the grace period was removed";
@@ -163,7 +163,7 @@ TEST(CacheCli, AFolderThatIsNotThereIsSaid) {
   fs::path missing = fs::path(STARK_BINARY_DIR) / "tests/cache-cli-scratch/never-written";
   fs::remove_all(missing);
   auto r = stark({"cache", "stats", "--cache-dir", missing.string()});
-  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.status.code, 0) << r.output;
   EXPECT_NE(r.output.find("stark: there is no cache at '" + missing.string() + "' (nothing was stored there yet)"),
             std::string::npos)
       << r.output;
@@ -171,7 +171,7 @@ TEST(CacheCli, AFolderThatIsNotThereIsSaid) {
   fs::create_directories(missing.parent_path());
   std::ofstream(missing) << "a file\n";
   r = stark({"cache", "clean", "--cache-dir", missing.string()});
-  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(r.status.code, 1) << r.output;
   EXPECT_NE(r.output.find("is not a folder, so not a cache"), std::string::npos) << r.output;
   fs::remove(missing);
 }
@@ -179,11 +179,11 @@ TEST(CacheCli, AFolderThatIsNotThereIsSaid) {
 TEST(CacheCli, UsageErrorsAndHelp) {
   ::unsetenv("STARK_CACHE_DIR");
   auto r = stark({"cache", "stats"});
-  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.status.code, 2);
   EXPECT_NE(r.output.find("stark: error: say which cache"), std::string::npos) << r.output;
-  EXPECT_EQ(stark({"cache"}).exit_code, 2);  // stats or clean
+  EXPECT_EQ(stark({"cache"}).status.code, 2);  // stats or clean
   r = stark({"cache", "--help"});
-  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.status.code, 0);
   for (const char* taught : {"STARK_CACHE_DIR", "re-verified", "--force", "stark cache clean -p build --older-than 30"})
     EXPECT_NE(r.output.find(taught), std::string::npos) << taught;
 }

@@ -27,7 +27,7 @@ class ExampleScan : public ::testing::Test {
     auto r = run_process({STARK_EXE, "scan", "-p", kBuild.string(), "--target", "nnops", "-o", path_->string()});
     ASSERT_TRUE(r);
     output_ = new std::string(r->output);
-    ASSERT_EQ(r->exit_code, 0) << r->output;
+    ASSERT_EQ(r->status.code, 0) << r->output;
   }
   static void TearDownTestSuite() {
     delete path_;
@@ -96,7 +96,7 @@ TEST_F(ExampleScan, ValidatesAgainstTheSchema) {
   auto check = run_process({STARK_PYTHON, std::string(STARK_SOURCE_DIR) + "/tests/tools/validate_json.py",
                             std::string(STARK_SOURCE_DIR) + "/tests/schemas/manifest.schema.json", path_->string()});
   ASSERT_TRUE(check);
-  EXPECT_EQ(check->exit_code, 0) << check->output;
+  EXPECT_EQ(check->status.code, 0) << check->output;
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ TEST(ImgprocCli, TheScanFindsEveryKernelAndSaysWhatItCannotRewrite) {
   fs::path out = test_support::scratch_folder("imgproc_cli_test", "scan");
   fs::create_directories(out);
   auto r = stark({"scan", "-p", kBuild.string(), "--target", "imgproc", "-o", (out / "m.json").string()});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(r.status.code, 0) << r.output;
   auto m = load_manifest((out / "m.json").string());
   ASSERT_TRUE(m) << m.error().message;
   EXPECT_FALSE(m->has_errors()) << r.output;
@@ -61,7 +61,7 @@ TEST(ImgprocCli, TheScanFindsEveryKernelAndSaysWhatItCannotRewrite) {
 TEST(ImgprocCli, EveryKernelIsSearchedWithItsCandidatesCompiledAndLinked) {
   fs::path out = test_support::scratch_folder("imgproc_cli_test", "optimize");
   auto r = stark({"optimize", "-p", kBuild.string(), "--target", "imgproc", "--budget", "2", "--out", out.string()});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(r.status.code, 0) << r.output;
   auto result = load_result(out.string());
   ASSERT_TRUE(result) << result.error().message;
   ASSERT_EQ(result->kernels.size(), 4u);

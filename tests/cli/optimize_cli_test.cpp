@@ -33,13 +33,13 @@ void validate(const fs::path& schema, const fs::path& file) {
   auto check = run_process({STARK_PYTHON, std::string(STARK_SOURCE_DIR) + "/tests/tools/validate_json.py",
                             (fs::path(STARK_SOURCE_DIR) / "tests/schemas" / schema).string(), file.string()});
   ASSERT_TRUE(check);
-  EXPECT_EQ(check->exit_code, 0) << check->output;
+  EXPECT_EQ(check->status.code, 0) << check->output;
 }
 
 TEST(OptimizeCli, BuiltinExpertWithoutAGpu) {
   fs::path out = scratch("builtin");
   auto r = stark({"optimize", "-p", kBuild.string(), "--target", "nnops", "--budget", "3", "--out", out.string()});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(r.status.code, 0) << r.output;
   EXPECT_NE(r.output.find("no GPU"), std::string::npos) << r.output;
   validate("result.schema.json", out / "result.json");
   validate("manifest.schema.json", out / "manifest.json");
@@ -62,7 +62,7 @@ TEST(OptimizeCli, ARunThatCouldSearchNoKernelExitsOneAndSaysWhy) {
   fs::path out = scratch("nothing_searched");
   fs::create_directories(out);
   auto scan = stark({"scan", "-p", kBuild.string(), "--target", "nnops", "-o", (out / "m.json").string()});
-  ASSERT_EQ(scan.exit_code, 0) << scan.output;
+  ASSERT_EQ(scan.status.code, 0) << scan.output;
   // As if the file changed after the scan.
   auto manifest = read_json_file(out / "m.json");
   ASSERT_TRUE(manifest) << manifest.error().message;
@@ -70,7 +70,7 @@ TEST(OptimizeCli, ARunThatCouldSearchNoKernelExitsOneAndSaysWhy) {
   ASSERT_TRUE(write_json_file(out / "m.json", *manifest));
   auto r = stark({"optimize", "-p", kBuild.string(), "--manifest", (out / "m.json").string(), "--kernel", kSaxpy,
                   "--budget", "2", "--out", (out / "r").string()});
-  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(r.status.code, 1) << r.output;
   EXPECT_NE(r.output.find("saxpy_kernel: failed after 0 attempts: source: src/elementwise.cu changed since it was "
                           "scanned; scan again"),
             std::string::npos)
@@ -196,7 +196,7 @@ TEST(OptimizeCli, LlmTeamAgainstALocalServer) {
                   model.base(), "--model", "test-model", "--budget", "8", "--parallel", "1", "--seed", "4", "--force",
                   "--verbose", "--out", out.string()});
   unsetenv("OPENAI_API_KEY");
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(r.status.code, 0) << r.output;
   validate("result.schema.json", out / "result.json");
   auto result = load_result(out.string());
   ASSERT_TRUE(result) << result.error().message;
@@ -335,7 +335,7 @@ TEST(OptimizeCli, GroundingIsCheckedOnEveryPlanAndEveryCodeReply) {
                   model.base(), "--model", "grounding-model", "--budget", "3", "--parallel", "1", "--epsilon", "0",
                   "--force", "--no-cache", "--out", out.string()});
   unsetenv("OPENAI_API_KEY");
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(r.status.code, 0) << r.output;
   auto result = load_result(out.string());
   ASSERT_TRUE(result) << result.error().message;
   const KernelResult& k = result->kernels.at(0);
@@ -346,7 +346,7 @@ TEST(OptimizeCli, GroundingIsCheckedOnEveryPlanAndEveryCodeReply) {
   ASSERT_EQ(model.refusals().size(), 1u);
   EXPECT_NE(model.refusals()[0].find("span 1's code `y [ i ] = 0.0f ...` is not in the kernel"), std::string::npos) << model.refusals()[0].substr(0, 4000);
   auto report = stark({"report", "--result", out.string(), "--format", "html", "-o", (out / "report.html").string()});
-  ASSERT_EQ(report.exit_code, 0) << report.output;
+  ASSERT_EQ(report.status.code, 0) << report.output;
   auto html = read_file(out / "report.html");
   ASSERT_TRUE(html);
   EXPECT_NE(html->find("plan re-anchored (it changed code outside its markers)"), std::string::npos);
@@ -381,7 +381,7 @@ TEST(OptimizeCli, ForceAndNoCacheSendTheRequestsAgain) {
     auto r = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "openai", "--base-url",
                     model.base(), "--model", "counting-model", "--budget", "2", "--parallel", "1", "--seed", "9", flag,
                     "--out", scratch("force").string()});
-    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_EQ(r.status.code, 0) << r.output;
     return model.requests();
   };
   int first = run("--force");
@@ -404,7 +404,7 @@ TEST(OptimizeCli, DryRunPrintsEveryRolesPromptOnceAndFailsNothing) {
   fs::path out = scratch("dry");
   auto r = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "anthropic", "--model",
                   "claude-sonnet-4-5", "--budget", "1", "--dry-run", "--out", out.string()});
-  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.status.code, 0) << r.output;
   EXPECT_EQ(count(r.output, "You are the PLAN role"), 1u) << r.output.substr(0, 3000);
   EXPECT_EQ(count(r.output, "You are the CODE role"), 1u);
   EXPECT_EQ(count(r.output, "You are the DEBUG role"), 1u);
@@ -418,7 +418,7 @@ TEST(OptimizeCli, DryRunPrintsEveryRolesPromptOnceAndFailsNothing) {
 
 TEST(OptimizeCli, DryRunWithTheBuiltinBackendIsAUsageError) {
   auto r = stark({"optimize", "-p", kBuild.string(), "--dry-run", "--out", scratch("dry_builtin").string()});
-  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_EQ(r.status.code, 2) << r.output;
   EXPECT_NE(r.output.find("the builtin backend sends none"), std::string::npos) << r.output;
 }
 
@@ -426,7 +426,7 @@ TEST(OptimizeCli, DryRunWithTheBuiltinBackendIsAUsageError) {
 TEST(OptimizeCli, OptionErrorsComeBeforeTheScan) {
   fs::path missing = scratch("no_build") / "build";
   auto r = stark({"optimize", "-p", missing.string(), "--backend", "openai", "--base-url", "http://127.0.0.1:9/v1"});
-  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_EQ(r.status.code, 2) << r.output;
   EXPECT_NE(r.output.find("needs a model"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find(missing.string()), std::string::npos) << "the build was looked at first:\n" << r.output;
 }
@@ -436,7 +436,7 @@ TEST(OptimizeCli, MaxCostNeedsAKnownPrice) {
   auto r = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "openai", "--base-url",
                   "http://127.0.0.1:9/v1", "--model", "local-model", "--max-cost", "1", "--out",
                   scratch("max_cost").string()});
-  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_EQ(r.status.code, 2) << r.output;
   EXPECT_NE(r.output.find("--max-cost needs the price of every reply"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("is not openai's own API"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("--price IN OUT"), std::string::npos) << r.output;
@@ -447,7 +447,7 @@ TEST(OptimizeCli, MaxCostNeedsAKnownPrice) {
   auto priced = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "openai", "--base-url",
                        model.base(), "--model", "priced-model", "--price", "2", "10", "--max-cost", "5", "--budget", "2",
                        "--parallel", "1", "--no-cache", "--out", out.string()});
-  ASSERT_EQ(priced.exit_code, 0) << priced.output;
+  ASSERT_EQ(priced.status.code, 0) << priced.output;
   auto result = load_result(out.string());
   ASSERT_TRUE(result) << result.error().message;
   ASSERT_EQ(result->kernels.size(), 1u);
@@ -461,7 +461,7 @@ TEST(OptimizeCli, MissingKeyIsOneClearLine) {
   unsetenv("ANTHROPIC_API_KEY");
   auto r = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "anthropic", "--model", "m",
                   "--budget", "1", "--out", scratch("nokey").string()});
-  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.status.code, 0);
   EXPECT_NE(r.output.find("ANTHROPIC_API_KEY"), std::string::npos) << r.output;
 }
 

@@ -33,7 +33,7 @@ int compiled_attempts(const KernelResult& k) {
 TEST(RealCodeCli, ASeparableCompilationLibraryIsSearchedEndToEnd) {
   fs::path out = scratch("rdc");
   auto r = stark({"optimize", "-p", kBuild.string(), "--target", "wild_rdc", "--budget", "3", "--out", out.string()});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(r.status.code, 0) << r.output;
   auto result = load_result(out.string());
   ASSERT_TRUE(result) << result.error().message;
   ASSERT_EQ(result->kernels.size(), 1u);
@@ -48,7 +48,7 @@ TEST(RealCodeCli, AKernelUsedThroughAPointerIsSearchedWithItsLaunchKept) {
   fs::path out = scratch("pointer");
   auto r = stark({"optimize", "-p", kBuild.string(), "--target", "wild", "--kernel", "src/pointers.cu:wild::square",
                   "--budget", "3", "--out", out.string()});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(r.status.code, 0) << r.output;
   EXPECT_NE(r.output.find("src/pointers.cu:36:62: warning: kernel 'wild::square' is used through a pointer here"),
             std::string::npos)
       << r.output;

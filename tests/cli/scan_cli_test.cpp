@@ -27,38 +27,38 @@ fs::path scratch(const std::string& name) {
 
 TEST(Cli, VersionAndUsageErrors) {
   auto v = stark({"--version"});
-  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_EQ(v.status.code, 0);
   EXPECT_EQ(v.output.rfind("stark 0.1.0 (clang 19.", 0), 0u) << v.output;
 
   auto no_dir = stark({"scan"});
-  EXPECT_EQ(no_dir.exit_code, 2);
+  EXPECT_EQ(no_dir.status.code, 2);
   EXPECT_NE(no_dir.output.find("stark: error: --build-dir is required"), std::string::npos) << no_dir.output;
 
   auto unknown = stark({"frobnicate"});
-  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_EQ(unknown.status.code, 2);
 }
 
 TEST(Cli, MissingBuildDirIsOneClearLine) {
   auto r = stark({"scan", "-p", "/nonexistent/build"});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.status.code, 1);
   EXPECT_EQ(r.output, "stark: error: build directory '/nonexistent/build' does not exist\n");
 
   fs::path empty = scratch("empty");
   auto none = stark({"scan", "-p", empty.string()});
-  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_EQ(none.status.code, 1);
   EXPECT_EQ(std::count(none.output.begin(), none.output.end(), '\n'), 1) << none.output;
 }
 
 TEST(Cli, ScanWritesAManifestValidAgainstTheSchema) {
   fs::path out = scratch("manifest") / "manifest.json";
   auto r = stark({"scan", "-p", kEdgeBuild.string(), "-o", out.string()});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(r.status.code, 0) << r.output;
   EXPECT_NE(r.output.find("6 kernels (7 instantiations, 11 launch sites) in 4 translation units"), std::string::npos)
       << r.output;
   auto check = run_process({STARK_PYTHON, (kSource / "tests/tools/validate_json.py").string(),
                             (kSource / "tests/schemas/manifest.schema.json").string(), out.string()});
   ASSERT_TRUE(check);
-  EXPECT_EQ(check->exit_code, 0) << check->output;
+  EXPECT_EQ(check->status.code, 0) << check->output;
 }
 
 TEST(Cli, SchemaValidatorCatchesABrokenManifest) {
@@ -69,7 +69,7 @@ TEST(Cli, SchemaValidatorCatchesABrokenManifest) {
   auto check = run_process({STARK_PYTHON, (kSource / "tests/tools/validate_json.py").string(),
                             (kSource / "tests/schemas/manifest.schema.json").string(), (dir / "m.json").string()});
   ASSERT_TRUE(check);
-  EXPECT_EQ(check->exit_code, 1) << check->output;
+  EXPECT_EQ(check->status.code, 1) << check->output;
 }
 
 TEST(Cli, SourceErrorsAreLocatedAndExitOne) {
@@ -85,7 +85,7 @@ TEST(Cli, SourceErrorsAreLocatedAndExitOne) {
   fs::path out = build / "m.json";
   auto r = stark({"scan", "-p", build.string(), "--source-root", (kSource / "tests/projects/bad").string(), "-o",
                   out.string()});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.status.code, 1);
   EXPECT_NE(r.output.find("src/bad_option.cu:5:16: error: invalid [[stark::optimize]] option: 'budget' expects an "
                           "integer, got 'banana'"),
             std::string::npos)
@@ -98,7 +98,7 @@ TEST(Cli, SourceErrorsAreLocatedAndExitOne) {
 
 TEST(Cli, DoctorParsesAProbeKernel) {
   auto r = stark({"doctor", "--json"});
-  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.status.code, 0) << r.output;
   auto j = nlohmann::json::parse(r.output.substr(r.output.find('{')));
   bool parsed = false;
   for (const auto& c : j["checks"]) parsed |= c["name"] == "test parse" && c["status"] == "ok";
@@ -111,7 +111,7 @@ TEST(Cli, DoctorParsesAProbeKernel) {
 TEST(Cli, EvalRefusesAnInjectedVariantBeforeCompilingIt) {
   fs::path dir = scratch("eval_injection");
   fs::path manifest = dir / "manifest.json";
-  ASSERT_EQ(stark({"scan", "-p", kEdgeBuild.string(), "-o", manifest.string()}).exit_code, 0);
+  ASSERT_EQ(stark({"scan", "-p", kEdgeBuild.string(), "-o", manifest.string()}).status.code, 0);
   const std::string kernel = "__global__ void axpy_c(int n, float a, const float* x, float* y) {\n"
                              "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] += a * x[i];\n}\n";
   for (const std::string& tail : {std::string("#define cudaGetLastError() (system(\"id\"), cudaSuccess)\n"),
@@ -121,7 +121,7 @@ TEST(Cli, EvalRefusesAnInjectedVariantBeforeCompilingIt) {
     ASSERT_TRUE(write_file_atomic(dir / "variant.json", variant.dump()));
     auto r = stark({"eval", "--manifest", manifest.string(), "--kernel", "src/apis.cu:axpy_c", "--variant",
                     (dir / "variant.json").string()});
-    EXPECT_EQ(r.exit_code, 1) << r.output;
+    EXPECT_EQ(r.status.code, 1) << r.output;
     EXPECT_NE(r.output.find("rejected: variant_check: "), std::string::npos) << r.output;
     EXPECT_EQ(r.output.find("no CUDA GPU"), std::string::npos) << r.output;
   }

@@ -32,7 +32,7 @@ TEST(Workflow, ARelativeBuildDirPutsTheResultInsideIt) {
   fs::remove_all(result);
   fs::remove_all(kProjects / "nnops-build/nnops-build");
   auto r = stark({"optimize", "-p", "nnops-build", "--target", "nnops", "--kernel", kSaxpy, "--budget", "1"}, kProjects);
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(r.status.code, 0) << r.output;
   EXPECT_FALSE(fs::exists(kProjects / "nnops-build/nnops-build"));
   auto loaded = load_result(result.string());
   ASSERT_TRUE(loaded) << loaded.error().message << "\n" << r.output;
@@ -46,7 +46,7 @@ TEST(Workflow, DoubleDashEndsTheOptionsOfAManyValuedOption) {
   fs::remove_all(out);
   auto r = stark({"optimize", "-p", (kProjects / "nnops-build").string(), "--kernel", kSaxpy, "--budget", "1", "--out",
                   out.string(), "--", "ctest", "--test-dir", (kProjects / "nnops-build").string()});
-  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.status.code, 0) << r.output;
   EXPECT_FALSE(has(r.output, "not expected")) << r.output;
   fs::remove_all(out);
 }
@@ -57,7 +57,7 @@ TEST(Workflow, ASecondRunIntoTheSameFolderIsRefused) {
   auto first = FolderLock::acquire(out, "stark optimize");  // the run in progress
   ASSERT_TRUE(first) << first.error().message;
   auto r = stark({"optimize", "-p", (kProjects / "nnops-build").string(), "--budget", "1", "--out", out.string()});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.status.code, 1);
   EXPECT_TRUE(has(r.output, "stark: error: '" + out.string() + "' is in use by another run (pid ")) << r.output;
   EXPECT_TRUE(has(r.output, ": stark optimize since ")) << r.output;
   EXPECT_FALSE(fs::exists(out / "manifest.json")) << "the second run wrote into the first one's folder";
@@ -66,21 +66,21 @@ TEST(Workflow, ASecondRunIntoTheSameFolderIsRefused) {
 
 TEST(Workflow, TyposAreNamedWithTheNearestName) {
   auto command = stark({"scna", "-p", "build"});
-  EXPECT_EQ(command.exit_code, 2);
+  EXPECT_EQ(command.status.code, 2);
   EXPECT_TRUE(has(command.output, "stark: error: unknown command 'scna' for 'stark'; did you mean 'scan'?"))
       << command.output;
 
   auto nested = stark({"cache", "stat"});
-  EXPECT_EQ(nested.exit_code, 2);
+  EXPECT_EQ(nested.status.code, 2);
   EXPECT_TRUE(has(nested.output, "unknown command 'stat' for 'stark cache'; did you mean 'stats'?")) << nested.output;
 
   auto top = stark({"--bogus"});
-  EXPECT_EQ(top.exit_code, 2);
+  EXPECT_EQ(top.status.code, 2);
   EXPECT_TRUE(has(top.output, "stark: error: unknown option '--bogus' for 'stark'")) << top.output;
 
   // Named before the missing required option CLI11 would report first.
   auto option = stark({"scan", "--buld-dir", "build"});
-  EXPECT_EQ(option.exit_code, 2);
+  EXPECT_EQ(option.status.code, 2);
   EXPECT_TRUE(has(option.output, "stark: error: unknown option '--buld-dir' for 'stark scan'; did you mean "
                                  "'--build-dir'?"))
       << option.output;
@@ -89,15 +89,15 @@ TEST(Workflow, TyposAreNamedWithTheNearestName) {
 
 TEST(Workflow, VersionHelpAndNumbersAreShort) {
   auto version = stark({"version"});
-  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_EQ(version.status.code, 0);
   EXPECT_EQ(version.output.rfind("stark 0.1.0 (clang 19.", 0), 0u) << version.output;
   auto help = stark({"help"});
-  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_EQ(help.status.code, 0);
   EXPECT_TRUE(has(help.output, "stark optimize -p build -- ctest")) << help.output;
 
   for (const char* bad : {"x", "0", "-3", "99999999999999999999", "2.5"}) {
     auto r = stark({"optimize", "-p", "build", "--budget", bad});
-    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_EQ(r.status.code, 2) << bad;
     EXPECT_LT(r.output.size(), 200u) << r.output;
     EXPECT_TRUE(has(r.output, "--budget")) << r.output;
     EXPECT_TRUE(has(r.output, "is not a whole number from 1 to")) << r.output;
@@ -106,7 +106,7 @@ TEST(Workflow, VersionHelpAndNumbersAreShort) {
 
 TEST(Workflow, ScanListsTheIdsThatKernelTakes) {
   auto r = stark({"scan", "-p", (kProjects / "nnops-build").string(), "--list"});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(r.status.code, 0) << r.output;
   EXPECT_TRUE(has(r.output, "KERNEL ")) << r.output;
   EXPECT_TRUE(has(r.output, "\nsrc/elementwise.cu:nnops::saxpy_kernel ")) << r.output;
   EXPECT_TRUE(has(r.output, "\n8 kernels, ")) << r.output;
@@ -115,7 +115,7 @@ TEST(Workflow, ScanListsTheIdsThatKernelTakes) {
   // A kernel's bare name is not an id; the error offers the id.
   auto typo = stark({"optimize", "-p", (kProjects / "nnops-build").string(), "--kernel", "saxpy_kernel", "--out",
                      (fs::temp_directory_path() / "stark_workflow_typo").string()});
-  EXPECT_EQ(typo.exit_code, 1);
+  EXPECT_EQ(typo.status.code, 1);
   EXPECT_TRUE(has(typo.output, "no kernel 'saxpy_kernel' in the manifest; did you mean '" + std::string(kSaxpy) + "'?"))
       << typo.output;
   fs::remove_all(fs::temp_directory_path() / "stark_workflow_typo");

@@ -90,15 +90,15 @@ Manifest edge() {
 
 TEST(ApplyCli, UsageErrorsExitTwo) {
   auto none = stark({"apply"});
-  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_EQ(none.status.code, 2);
   EXPECT_NE(none.output.find("stark: error: --result is required"), std::string::npos) << none.output;
   auto mode = stark({"apply", "--result", "x", "--mode", "sideways"});
-  EXPECT_EQ(mode.exit_code, 2) << mode.output;
+  EXPECT_EQ(mode.status.code, 2) << mode.output;
 }
 
 TEST(ApplyCli, AMissingResultIsOneClearLine) {
   auto r = stark({"apply", "--result", "/nonexistent/result-dir"});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.status.code, 1);
   EXPECT_EQ(r.output, "stark: error: cannot read '/nonexistent/result-dir/result.json': No such file or directory\n");
 }
 
@@ -107,13 +107,13 @@ TEST(ApplyCli, HandWrittenResultValidatesAgainstTheSchema) {
   auto check = run_process({STARK_PYTHON, (kSource / "tests/tools/validate_json.py").string(),
                             (kSource / "tests/schemas/result.schema.json").string(), (dir / "result.json").string()});
   ASSERT_TRUE(check);
-  EXPECT_EQ(check->exit_code, 0) << check->output;
+  EXPECT_EQ(check->status.code, 0) << check->output;
 }
 
 TEST(ApplyCli, PatchOnStdoutRefusalsOnStderrCompileCheckedForEachArch) {
   fs::path dir = edge_result("patch", edge());
   auto r = stark({"apply", "--result", dir.string(), "--mode", "patch"});
-  EXPECT_EQ(r.exit_code, 1) << r.output;  // a kernel was refused
+  EXPECT_EQ(r.status.code, 1) << r.output;  // a kernel was refused
   EXPECT_NE(r.output.find("stark: compile check: 1 translation unit, 2 compiles\n"), std::string::npos) << r.output;
   // Each compile says so as it ends (nvcc takes seconds per unit and arch).
   EXPECT_NE(r.output.find("stark: compile check [1/2] "), std::string::npos) << r.output;
@@ -134,14 +134,14 @@ TEST(ApplyCli, PatchOnStdoutRefusalsOnStderrCompileCheckedForEachArch) {
   // -o writes the file; stdout stays empty.
   auto o = stark({"apply", "--result", dir.string(), "--kernel", "src/apis.cu:axpy_c", "--no-compile-check", "-o",
                   (dir / "stark.patch").string()});
-  EXPECT_EQ(o.exit_code, 0) << o.output;
+  EXPECT_EQ(o.status.code, 0) << o.output;
   EXPECT_EQ(o.output.find("diff --git"), std::string::npos) << o.output;
   auto patch = read_file(dir / "stark.patch");
   ASSERT_TRUE(patch);
   EXPECT_EQ(patch->rfind("diff --git a/src/apis.cu b/src/apis.cu\n", 0), 0u);
 
   auto unknown = stark({"apply", "--result", dir.string(), "--kernel", "src/apis.cu:nope"});
-  EXPECT_EQ(unknown.exit_code, 1);
+  EXPECT_EQ(unknown.status.code, 1);
   EXPECT_EQ(unknown.output, "stark: error: the result has no kernel 'src/apis.cu:nope'\n");
 }
 
@@ -150,12 +150,12 @@ TEST(ApplyCli, VariantsRefuseAFolderInTheSourceTree) {
   fs::path dir = edge_result("variants", m);
   auto r = stark({"apply", "--result", dir.string(), "--mode", "variants", "--no-compile-check", "-o",
                   (fs::path(m.source_root) / "variants").string()});
-  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.status.code, 1);
   EXPECT_NE(r.output.find("is inside the source root but not inside the build folder"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(fs::path(m.source_root) / "variants"));
 
   auto ok = stark({"apply", "--result", dir.string(), "--mode", "variants", "--no-compile-check"});
-  EXPECT_EQ(ok.exit_code, 1) << ok.output;  // negate refused; axpy_c written
+  EXPECT_EQ(ok.status.code, 1) << ok.output;  // negate refused; axpy_c written
   EXPECT_NE(ok.output.find("stark: variants of 1 kernel in 1 file -> " + (dir / "variants").string()), std::string::npos)
       << ok.output;
   EXPECT_TRUE(fs::exists(dir / "variants/stark-variants.cmake"));
@@ -185,7 +185,7 @@ TEST(ApplyCli, InplaceOnACopyBacksUpAndSaysWhere) {
   fs::path dir = edge_result("inplace", m);
   auto r = stark({"apply", "--result", dir.string(), "--mode", "inplace", "--kernel", "src/apis.cu:axpy_c",
                   "--no-compile-check", "-o", (dir / "backup").string()});
-  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.status.code, 0) << r.output;
   EXPECT_EQ(r.output, "stark: rewrote 1 file for 1 kernel; originals backed up in " + (dir / "backup").string() + "\n");
   auto now = read_file(root / "src/apis.cu");
   ASSERT_TRUE(now);
@@ -199,7 +199,7 @@ TEST(ApplyCli, AnApplyKilledBetweenItsRenamesIsFinishedByRecover) {
   const std::string original = *read_file(root / "src/apis.cu");
   auto r = stark({"apply", "--result", dir.string(), "--mode", "inplace", "--kernel", "src/apis.cu:axpy_c",
                   "--no-compile-check", "-o", (dir / "backup").string()});
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(r.status.code, 0) << r.output;
   const std::string updated = *read_file(root / "src/apis.cu");
   // What a kill before the rename leaves: the original in place, the new
   // content in its temporary beside it, and the journal in the source root.
@@ -215,14 +215,14 @@ TEST(ApplyCli, AnApplyKilledBetweenItsRenamesIsFinishedByRecover) {
   ASSERT_TRUE(write_json_file(root / ".stark-apply-journal.json", journal));
 
   auto again = stark({"apply", "--result", dir.string(), "--mode", "inplace", "--no-compile-check"});
-  EXPECT_EQ(again.exit_code, 1);
+  EXPECT_EQ(again.status.code, 1);
   EXPECT_NE(again.output.find("an earlier `stark apply --mode inplace` was interrupted"), std::string::npos)
       << again.output;
   EXPECT_NE(again.output.find("--recover"), std::string::npos) << again.output;
   EXPECT_EQ(*read_file(root / "src/apis.cu"), original);
 
   auto recover = stark({"apply", "--result", dir.string(), "--recover"});
-  EXPECT_EQ(recover.exit_code, 0) << recover.output;
+  EXPECT_EQ(recover.status.code, 0) << recover.output;
   EXPECT_EQ(recover.output, "stark: finished the interrupted apply; new content in: src/apis.cu\n");
   EXPECT_EQ(*read_file(root / "src/apis.cu"), updated);
   EXPECT_FALSE(fs::exists(root / "src/apis.cu.stark-tmp.777"));
@@ -277,7 +277,7 @@ TEST(ApplyCli, AnApplyKilledAtAnyMomentEndsWithTheOriginalsOrAllTheNewContent) {
   auto start = std::chrono::steady_clock::now();
   auto r = stark(apply_args(dir));
   auto took = std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start);
-  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(r.status.code, 0) << r.output;
   for (const auto& f : files) {
     updated[f] = *read_file(root / f);
     ASSERT_NE(updated[f], original[f]) << f;
@@ -293,7 +293,7 @@ TEST(ApplyCli, AnApplyKilledAtAnyMomentEndsWithTheOriginalsOrAllTheNewContent) {
     run_and_kill(apply_args(kdir), took * i / kMoments, i % 2 == 0 ? SIGKILL : SIGINT);
     if (fs::exists(kroot / ".stark-apply-journal.json")) {
       auto recover = stark({"apply", "--result", kdir.string(), "--recover"});
-      EXPECT_EQ(recover.exit_code, 0) << recover.output;
+      EXPECT_EQ(recover.status.code, 0) << recover.output;
     }
     EXPECT_FALSE(fs::exists(kroot / ".stark-apply-journal.json"));
     int now_updated = 0;
@@ -319,7 +319,7 @@ TEST(ApplyCli, AVariantTheCheckRefusesStopsTheApplyBeforeAnyFileIsWritten) {
   ASSERT_TRUE(write_json_file(dir / "result.json", result));
   auto r = stark({"apply", "--result", dir.string(), "--mode", "inplace", "--no-compile-check", "-o",
                   (dir / "backup").string()});
-  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(r.status.code, 1) << r.output;
   EXPECT_EQ(r.output.rfind("stark: error: src/apis.cu:axpy_c: the result's variant is refused, nothing was applied: "
                            "variant line 2: the preprocessor directive '#define cudaGetLastError() (system(\"id\"), "
                            "cudaSuccess)' is not allowed",

@@ -20,7 +20,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 ProcessResult run(std::vector<std::string> argv, const fs::path& cwd = {}) {
-  auto r = run_process(argv, cwd);
+  auto r = run_process(argv, ProcessOptions::in(cwd));
   EXPECT_TRUE(r) << r.error().message;
   return r ? *r : ProcessResult{};
 }
@@ -108,7 +108,7 @@ TEST(HostileResultCli, ApplyNeverRunsACompilerTheResultNames) {
 
   auto r = run({STARK_EXE, "apply", "--result", dir.string(), "-j", "2"});
   EXPECT_FALSE(fs::exists(marker)) << *read_file(marker);
-  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.status.code, 0) << r.output;
   EXPECT_NE(r.output.find("stark: compile check: 1 translation unit, 2 compiles\n"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("stark: patch of 1 kernel in 1 file"), std::string::npos) << r.output;
 }
@@ -138,7 +138,7 @@ TEST(HostileResultCli, TheCMakePackageNeverIncludesAFragmentItDidNotWrite) {
     return run({STARK_CMAKE, "-S", (dir / "project").string(), "-B", (dir / "project/build").string()});
   };
   auto first = configure();
-  EXPECT_EQ(first.exit_code, 0) << first.output;
+  EXPECT_EQ(first.status.code, 0) << first.output;
   EXPECT_FALSE(fs::exists(marker)) << first.output;
   EXPECT_NE(first.output.find("stark apply --mode variants"), std::string::npos) << first.output;
   auto fragment = read_file(result / "variants/stark-variants.cmake");
@@ -147,7 +147,7 @@ TEST(HostileResultCli, TheCMakePackageNeverIncludesAFragmentItDidNotWrite) {
 
   // The fragment this build's apply wrote is used as it is, without another apply.
   auto second = configure();
-  EXPECT_EQ(second.exit_code, 0) << second.output;
+  EXPECT_EQ(second.status.code, 0) << second.output;
   EXPECT_EQ(second.output.find("applying"), std::string::npos) << second.output;
 }
 

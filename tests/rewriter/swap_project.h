@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 
 /// Runs a command; the test fails when it cannot start.
 inline ProcessResult run(std::vector<std::string> argv, const fs::path& cwd = {}) {
-  auto r = run_process(argv, cwd);
+  auto r = run_process(argv, ProcessOptions::in(cwd));
   EXPECT_TRUE(r) << (r ? "" : r.error().message);
   return r ? *r : ProcessResult{};
 }

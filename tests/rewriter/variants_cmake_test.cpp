@@ -55,12 +55,12 @@ std::string flat(const std::string& text) {
 TEST_F(SwapBuild, ResultSwapsSourcesStaleOriginalsFallBackAndOffBuildsOriginals) {
   // 1. Two lines of CMake give the targets; without a result, the originals.
   auto c = configure();
-  ASSERT_EQ(c.exit_code, 0) << c.output;
+  ASSERT_EQ(c.status.code, 0) << c.output;
   auto targets = run({"cmake", "--build", build_.string(), "--target", "help"});
   EXPECT_NE(targets.output.find("swap_stark_optimize"), std::string::npos) << targets.output;
   EXPECT_NE(targets.output.find("stark_optimize:"), std::string::npos) << targets.output;
   auto b = build();
-  ASSERT_EQ(b.exit_code, 0) << b.output;
+  ASSERT_EQ(b.status.code, 0) << b.output;
   EXPECT_EQ(markers(), Markers{});
   // ops.cu spells the raw [[stark::optimize]]: nvcc's #2803 is silenced by default.
   EXPECT_EQ(b.output.find("2803"), std::string::npos) << b.output;
@@ -69,12 +69,12 @@ TEST_F(SwapBuild, ResultSwapsSourcesStaleOriginalsFallBackAndOffBuildsOriginals)
   // 2. What stark optimize leaves behind: its manifest and a result.
   auto scan = run({(kPrefix / "bin/stark").string(), "scan", "-p", build_.string(), "--target", "swap", "-o",
                    (result_ / "manifest.json").string()});
-  ASSERT_EQ(scan.exit_code, 0) << scan.output;
+  ASSERT_EQ(scan.status.code, 0) << scan.output;
   write_swap_result(result_);
 
   // 3. The next build reconfigures, applies, and compiles the variants.
   b = build();
-  ASSERT_EQ(b.exit_code, 0) << b.output;
+  ASSERT_EQ(b.status.code, 0) << b.output;
   EXPECT_NE(b.output.find("STARK: swap: applying"), std::string::npos) << b.output;
   EXPECT_NE(b.output.find("compile check: 3 translation units, 6 compiles"), std::string::npos) << b.output;
   EXPECT_NE(b.output.find("STARK: swap: compiling 3 optimized kernel(s)"), std::string::npos) << b.output;
@@ -85,7 +85,7 @@ TEST_F(SwapBuild, ResultSwapsSourcesStaleOriginalsFallBackAndOffBuildsOriginals)
   // scan reads them, not the tree's copies.
   EXPECT_NE(db.find("\"file\": \"" + (src_ / "src/ops_f64.cu").string() + "\""), std::string::npos) << db;
   auto rescan = run({(kPrefix / "bin/stark").string(), "scan", "-p", build_.string(), "--target", "swap", "--json"});
-  ASSERT_EQ(rescan.exit_code, 0) << rescan.output;
+  ASSERT_EQ(rescan.status.code, 0) << rescan.output;
   EXPECT_EQ(rescan.output.find("variants/tree"), std::string::npos) << rescan.output;
   for (const char* id : {"src/ops.cu:swap::scale", "src/norm.cu:swap::square", "include/swap/activation.cuh:swap::relu"})
     EXPECT_NE(rescan.output.find(std::string("\"id\": \"") + id + "\""), std::string::npos) << id;
@@ -101,7 +101,7 @@ TEST_F(SwapBuild, ResultSwapsSourcesStaleOriginalsFallBackAndOffBuildsOriginals)
   std::string original = read_text(src_ / "src/ops.cu");
   ASSERT_TRUE(write_file_atomic(src_ / "src/ops.cu", original + "// edited after the optimize run\n"));
   b = build();
-  ASSERT_EQ(b.exit_code, 0) << b.output;
+  ASSERT_EQ(b.status.code, 0) << b.output;
   EXPECT_NE(flat(b.output).find("STARK: swap: src/ops.cu changed since it was optimized; building the original of "
                                 "include/swap/activation.cuh:swap::relu, src/ops.cu:swap::scale (stale variant dropped)"),
             std::string::npos)
@@ -111,17 +111,17 @@ TEST_F(SwapBuild, ResultSwapsSourcesStaleOriginalsFallBackAndOffBuildsOriginals)
   // 5. Back to the measured source: the variants come back.
   ASSERT_TRUE(write_file_atomic(src_ / "src/ops.cu", original));
   b = build();
-  ASSERT_EQ(b.exit_code, 0) << b.output;
+  ASSERT_EQ(b.status.code, 0) << b.output;
   EXPECT_EQ(flat(b.output).find("changed since it was optimized"), std::string::npos) << b.output;
   EXPECT_EQ(markers(), (Markers{"relu", "scale", "square"}));
 
   // 6. STARK_USE_VARIANTS=OFF builds every original; without the silencing
   //    option nvcc's warning about the raw attribute shows.
   c = configure({"-DSTARK_USE_VARIANTS=OFF", "-DSTARK_SILENCE_ATTRIBUTE_WARNING=OFF"});
-  ASSERT_EQ(c.exit_code, 0) << c.output;
+  ASSERT_EQ(c.status.code, 0) << c.output;
   EXPECT_NE(c.output.find("STARK_USE_VARIANTS is OFF"), std::string::npos) << c.output;
   b = build();
-  ASSERT_EQ(b.exit_code, 0) << b.output;
+  ASSERT_EQ(b.status.code, 0) << b.output;
   EXPECT_EQ(markers(), Markers{});
   EXPECT_NE(b.output.find("warning #2803-D"), std::string::npos) << b.output;
   EXPECT_FALSE(fs::exists(result_ / "variants-in-use.txt"));  // optimizing again is allowed
@@ -133,17 +133,17 @@ TEST_F(SwapBuild, OptimizingAgainWithTheVariantsInUseOptimizesTheOriginalsInABui
   // The tests of a build that compiles the variants launch the variants (with
   // their own grids): their captures are no inputs for the originals.
   auto c = configure({"-DSWAP_USER_OPTION=kept"});
-  ASSERT_EQ(c.exit_code, 0) << c.output;
+  ASSERT_EQ(c.status.code, 0) << c.output;
   auto scan = run({(kPrefix / "bin/stark").string(), "scan", "-p", build_.string(), "--target", "swap", "-o",
                    (result_ / "manifest.json").string()});
-  ASSERT_EQ(scan.exit_code, 0) << scan.output;
+  ASSERT_EQ(scan.status.code, 0) << scan.output;
   write_swap_result(result_);
   auto b = build();
-  ASSERT_EQ(b.exit_code, 0) << b.output;
+  ASSERT_EQ(b.status.code, 0) << b.output;
   ASSERT_EQ(markers(), (Markers{"relu", "scale", "square"}));
 
   auto again = run({"cmake", "--build", build_.string(), "--target", "swap_stark_optimize"});
-  ASSERT_EQ(again.exit_code, 0) << again.output;
+  ASSERT_EQ(again.status.code, 0) << again.output;
   const fs::path originals = result_ / "originals-build";
   EXPECT_NE(flat(again.output).find("STARK: swap compiles the optimized variants; optimizing the originals in " +
                                     originals.string()),
@@ -169,13 +169,13 @@ TEST_F(SwapBuild, AResultThatRewritesExactlyOneFileIsUsed) {
   // A one-element CMake list ("0") is false in if(): the fragment's file list
   // must be tested for emptiness, not truth.
   auto c = configure();
-  ASSERT_EQ(c.exit_code, 0) << c.output;
+  ASSERT_EQ(c.status.code, 0) << c.output;
   auto scan = run({(kPrefix / "bin/stark").string(), "scan", "-p", build_.string(), "--target", "swap", "-o",
                    (result_ / "manifest.json").string()});
-  ASSERT_EQ(scan.exit_code, 0) << scan.output;
+  ASSERT_EQ(scan.status.code, 0) << scan.output;
   write_swap_result(result_, {"src/norm.cu:swap::square"});
   auto b = build();
-  ASSERT_EQ(b.exit_code, 0) << b.output;
+  ASSERT_EQ(b.status.code, 0) << b.output;
   EXPECT_EQ(b.output.find("no improved kernel to use"), std::string::npos) << b.output;
   EXPECT_NE(b.output.find("STARK: swap: compiling 1 optimized kernel(s)"), std::string::npos) << b.output;
   EXPECT_EQ(markers(), Markers{"square"});
@@ -184,12 +184,12 @@ TEST_F(SwapBuild, AResultThatRewritesExactlyOneFileIsUsed) {
 TEST_F(SwapBuild, MultiConfigBuildsTestAndScanTheConfigurationBeingBuilt) {
   auto c = run({"cmake", "-S", src_.string(), "-B", build_.string(), "-G", "Ninja Multi-Config",
                 "-DCMAKE_PREFIX_PATH=" + kPrefix.string(), "-DCMAKE_CUDA_COMPILER=" STARK_NVCC_PATH});
-  ASSERT_EQ(c.exit_code, 0) << c.output;
+  ASSERT_EQ(c.status.code, 0) << c.output;
 
   // The target runs the Release tests on Release's flags, and builds the
   // project's test program first (it is added after stark_optimize_target).
   auto commands = run({"ninja", "-C", build_.string(), "-f", "build-Release.ninja", "-t", "commands", "swap_stark_optimize"});
-  ASSERT_EQ(commands.exit_code, 0) << commands.output;
+  ASSERT_EQ(commands.status.code, 0) << commands.output;
   const std::string flat_commands = flat(commands.output);
   EXPECT_NE(flat_commands.find("-DCONFIG=Release -P " + (kPrefix / "lib/cmake/STARK/STARKRun.cmake").string()),
             std::string::npos)
@@ -203,7 +203,7 @@ TEST_F(SwapBuild, MultiConfigBuildsTestAndScanTheConfigurationBeingBuilt) {
                                      "swap", "--json"};
     args.insert(args.end(), extra.begin(), extra.end());
     auto r = run(args);
-    EXPECT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_EQ(r.status.code, 0) << r.output;
     return r.output;
   };
   std::string release = manifest({"--config", "Release"});
@@ -216,7 +216,7 @@ TEST_F(SwapBuild, MultiConfigBuildsTestAndScanTheConfigurationBeingBuilt) {
             std::string::npos)
       << first;
   auto typo = run({(kPrefix / "bin/stark").string(), "scan", "-p", build_.string(), "--config", "Relase"});
-  EXPECT_EQ(typo.exit_code, 1);
+  EXPECT_EQ(typo.status.code, 1);
   EXPECT_NE(typo.output.find("has no configuration 'Relase' (it has Debug, Release, RelWithDebInfo)"),
             std::string::npos)
       << typo.output;

@@ -26,14 +26,14 @@ std::set<std::string> nvcc_kernel_symbols(const CompileCommand& c) {
   }
   args.insert(args.end(), {"-cubin", "-arch=sm_90", "-o", cubin.string()});
   std::set<std::string> out;
-  auto nvcc = run_process(args, c.directory);
-  if (!nvcc || nvcc->exit_code != 0) {
+  auto nvcc = run_process(args, ProcessOptions::in(c.directory));
+  if (!nvcc || nvcc->status.code != 0) {
     ADD_FAILURE() << "nvcc failed for " << c.file << ": " << (nvcc ? nvcc->output : nvcc.error().message);
     return out;
   }
   auto readelf = run_process({"readelf", "-sW", cubin.string()});
   fs::remove(cubin);
-  if (!readelf || readelf->exit_code != 0) {
+  if (!readelf || readelf->status.code != 0) {
     ADD_FAILURE() << "readelf failed on " << cubin;
     return out;
   }
