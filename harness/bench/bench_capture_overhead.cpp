@@ -20,10 +20,10 @@
 
 #include "core/file_io.h"
 #include "core/manifest.h"
+#include "core/process.h"
 #include "core/text.h"
 #include "harness/capture/capture_plan.h"
 #include "harness/capture/capture_runner.h"
-#include "harness/common/subprocess.h"
 #include "harness/evaluator/locate.h"
 #include "harness/worker/timing_stats.h"
 
@@ -70,11 +70,10 @@ int main(int argc, char** argv) {
     return 1;
   }
   auto timed_command = [&](std::map<std::string, std::string> env) {
-    CommandOptions o;
-    o.capture_output = true;
+    ProcessOptions o;
     o.env = std::move(env);
     auto start = std::chrono::steady_clock::now();
-    auto res = run_command(command, o);
+    auto res = run_process(command, o);
     double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return std::pair{t, res && res->status.success() ? 0 : 1};
   };

@@ -14,12 +14,12 @@
 #include <map>
 
 #include "core/file_io.h"
+#include "core/process.h"
 #include "core/text.h"
 #include "harness/capture/annotation_inputs.h"
 #include "harness/capture/capture_plan.h"
 #include "harness/common/cubin_info.h"
 #include "harness/common/cuda_driver.h"
-#include "harness/common/subprocess.h"
 #include "harness/compile/compile_service.h"
 #include "harness/evaluator/locate.h"
 
@@ -142,14 +142,14 @@ int run_capture(const Manifest& manifest, CaptureOptions o, const Printer& out) 
 
   out.note(fmt::format("capturing {} kernel{} while running: {}", manifest.kernels.size(),
                        manifest.kernels.size() == 1 ? "" : "s", join(o.command, " ")));
-  CommandOptions run;
-  run.capture_output = false;
+  ProcessOptions run;
+  run.output = ProcessOutput::Inherited;
   run.env = {{"CUDA_INJECTION64_PATH", library->string()},
              {kCapturePlanEnv, plan_file.string()},
              // Modules load at once, so the capture can read a kernel's module variables at its first launch.
              {"CUDA_MODULE_LOADING", "EAGER"}};
   auto command_start = std::chrono::steady_clock::now();
-  auto result = run_command(o.command, run);
+  auto result = run_process(o.command, run);
   double command_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - command_start).count();
   if (!result) {
     out.error(result.error().message);

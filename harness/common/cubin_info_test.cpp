@@ -9,7 +9,7 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "harness/common/subprocess.h"
+#include "core/process.h"
 
 namespace stark::harness {
 namespace {
@@ -26,7 +26,7 @@ std::string compile(const std::string& source, const std::string& name, const st
   std::vector<std::string> cmd = {STARK_NVCC, "-cubin", "-arch=" + arch, "-o", (dir / (name + ".cubin")).string(),
                                   (dir / (name + ".cu")).string()};
   cmd.insert(cmd.end(), extra.begin(), extra.end());
-  auto r = run_command(cmd);
+  auto r = run_process(cmd);
   EXPECT_TRUE(r && r->status.success()) << (r ? r->output : r.error().message);
   if (log && r) *log = r->output;
   std::ifstream in(dir / (name + ".cubin"), std::ios::binary);

@@ -15,8 +15,8 @@
 #include "core/file_io.h"
 #include "core/hash.h"
 #include "core/paths.h"
+#include "core/process.h"
 #include "core/text.h"
-#include "harness/common/subprocess.h"
 #include "harness/compile/shadow_tree.h"
 
 namespace stark::harness {
@@ -79,7 +79,7 @@ Expected<std::string> CompileService::nvcc_version(const std::string& nvcc) {
     std::lock_guard lock(mutex_);
     if (auto it = versions_.find(nvcc); it != versions_.end()) return it->second;
   }
-  auto r = run_command({nvcc, "--version"});
+  auto r = run_process({nvcc, "--version"});
   if (!r || !r->status.success())
     return Error{fmt::format("cannot run nvcc ('{}'): install the CUDA toolkit or put nvcc on PATH", nvcc)};
   std::string v = content_hash(r->output);
@@ -108,10 +108,10 @@ Expected<std::string> CompileService::fingerprint(const Kernel& kernel, const fs
   spec.nvcc = options_.nvcc;
   auto argv = nvcc_command(cc, spec);
   if (!argv) return argv.error();
-  CommandOptions run_options;
+  ProcessOptions run_options;
   run_options.cwd = cc.directory;
   run_options.timeout = options_.timeout;
-  auto r = run_command(*argv, run_options);
+  auto r = run_process(*argv, run_options);
   if (!r) return r.error();
   auto text = read_file(deps_file);
   fs::remove(deps_file, ec);
@@ -189,14 +189,15 @@ Expected<bool> CompileService::device_link(const CompileCommand& command, const 
                                            const fs::path& cubin, const std::vector<fs::path>& objects,
                                            const fs::path& output, CompileResult& result) {
   auto argv = device_link_command(nvcc_of(command, options_).string(), sm, cubin, objects, output);
-  CommandOptions run_options;
+  ProcessOptions run_options;
   run_options.cwd = command.directory;
   run_options.timeout = options_.timeout;
   auto start = std::chrono::steady_clock::now();
-  auto r = run_command(argv, run_options);
+  auto r = run_process(argv, run_options);
   result.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!r) return r.error();
-  if (r->status.timed_out) return Error{fmt::format("the device link did not finish within {} s", options_.timeout.count())};
+  if (r->status.timed_out())
+    return Error{fmt::format("the device link did not finish within {} s", options_.timeout.count())};
   if (!r->status.success())
     result.log += fmt::format("the device link of this relocatable unit (-rdc) with the {} other object{} of its "
                               "target failed ({}); build the target first, so its objects exist:\n{}",
@@ -252,11 +253,11 @@ Expected<CompileResult> CompileService::run(const CompileRequest& request, const
   auto argv = nvcc_command(*kernel.compile, spec);
   if (!argv) return argv.error();
 
-  CommandOptions run_options;
+  ProcessOptions run_options;
   run_options.cwd = kernel.compile->directory;
   run_options.timeout = options_.timeout;
   auto start = std::chrono::steady_clock::now();
-  auto r = run_command(*argv, run_options);
+  auto r = run_process(*argv, run_options);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   {
     std::lock_guard lock(mutex_);
@@ -265,9 +266,9 @@ Expected<CompileResult> CompileService::run(const CompileRequest& request, const
   }
   if (!r) return r.error();
   result.log = replace_all(r->output, shadow->root().string(), absolute_normal(request.source_root).string());
-  if (r->status.timed_out)
+  if (r->status.timed_out())
     return Error{fmt::format("nvcc did not finish within {} s for kernel {}", options_.timeout.count(), kernel.id)};
-  if (r->status.signal)
+  if (r->status.kind == ExitStatus::Kind::Signaled)
     return Error{fmt::format("nvcc was {} while compiling kernel {}", r->status.describe(), kernel.id)};
 
   fs::create_directories(dir, ec);

@@ -8,9 +8,9 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "core/child_process.h"
 #include "core/file_io.h"
 #include "core/text.h"
-#include "harness/common/subprocess.h"
 
 namespace stark::harness {
 
@@ -149,18 +149,19 @@ Expected<std::map<std::string, double>> run_ncu(const std::string& ncu, const st
                                    "--kernel-name-base", "mangled", "--kernel-name", mangled, "--launch-count", "1",
                                    "--log-file", log.string()};
   argv.insert(argv.end(), worker_argv.begin(), worker_argv.end());
-  CommandOptions options;
+  SpawnOptions options;
   options.env = env;
-  auto child = Child::start(argv, options);
+  auto child = ChildProcess::start(argv, options);
   if (!child) return Error{fmt::format("ncu could not start: {}", child.error().message)};
   (*child)->write_line(request.dump());
   (*child)->write_line(R"({"op":"shutdown"})");
   std::string line;
   auto got = (*child)->read_line(line, timeout);
-  ExitStatus status = got == Child::ReadStatus::Timeout ? (*child)->kill() : (*child)->finish(timeout);
+  ExitStatus status = got == ChildProcess::ReadStatus::Timeout ? (*child)->kill() : (*child)->finish(timeout);
   auto text = read_file(log);
   fs::remove(log, ec);
-  if (got == Child::ReadStatus::Timeout) return Error{fmt::format("ncu did not finish within {} s", timeout.count())};
+  if (got == ChildProcess::ReadStatus::Timeout)
+    return Error{fmt::format("ncu did not finish within {} s", timeout.count())};
   if (!text) return Error{fmt::format("ncu wrote no report ({})", status.describe())};
   auto metrics_read = parse_ncu_csv(*text);
   if (!metrics_read) {

@@ -12,9 +12,9 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "core/child_process.h"
 #include "core/file_io.h"
 #include "core/text.h"
-#include "harness/common/subprocess.h"
 
 namespace stark::harness {
 
@@ -74,9 +74,9 @@ Check run_sanitizer(const std::string& tool, const std::string& compute_sanitize
                                    "--error-exitcode", "86", "--print-limit", "20"};
   for (auto& o : sanitizer_tool_options(tool)) argv.push_back(o);
   argv.insert(argv.end(), worker_argv.begin(), worker_argv.end());
-  CommandOptions options;
+  SpawnOptions options;
   options.env = env;  // the worker's pinning to its GPU
-  auto child = Child::start(argv, options);
+  auto child = ChildProcess::start(argv, options);
   if (!child) {
     c.detail = fmt::format("compute-sanitizer could not start: {}", child.error().message);
     return c;
@@ -88,10 +88,10 @@ Check run_sanitizer(const std::string& tool, const std::string& compute_sanitize
   (*child)->write_line(R"({"op":"shutdown"})");
   std::string line;
   auto got = (*child)->read_line(line, timeout);
-  ExitStatus status = got == Child::ReadStatus::Timeout ? (*child)->kill() : (*child)->finish(timeout);
+  ExitStatus status = got == ChildProcess::ReadStatus::Timeout ? (*child)->kill() : (*child)->finish(timeout);
   std::string text = read_file(log).ok() ? *read_file(log) : "";
   fs::remove(log, ec);
-  if (got == Child::ReadStatus::Timeout) {
+  if (got == ChildProcess::ReadStatus::Timeout) {
     c.detail = fmt::format("{} did not finish within {} s: not run to the end", tool, timeout.count());
     return c;
   }

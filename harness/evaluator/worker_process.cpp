@@ -62,9 +62,9 @@ Expected<WorkerHello> WorkerProcess::greet() {
   if (child_ && !child_->running()) stop();
   bool fresh = !child_;
   if (fresh) {
-    CommandOptions options;
+    SpawnOptions options;
     options.env = env_;
-    auto c = Child::start(argv_, options);
+    auto c = ChildProcess::start(argv_, options);
     if (!c) return Error{fmt::format("cannot start the GPU worker ({}): {}", argv_.empty() ? "" : argv_[0], c.error().message)};
     child_ = std::move(*c);
     ++starts_;
@@ -79,11 +79,11 @@ Expected<WorkerHello> WorkerProcess::greet() {
     return Error{fmt::format("the GPU worker exited at start ({}){}", status.describe(),
                              err.empty() ? "" : ": " + last_lines(err, 2))};
   }
-  if (got != Child::ReadStatus::Line) {
+  if (got != ChildProcess::ReadStatus::Line) {
     auto status = child_->kill();
     std::string err = child_->stderr_tail();
     child_.reset();
-    if (got == Child::ReadStatus::Timeout)
+    if (got == ChildProcess::ReadStatus::Timeout)
       return Error{fmt::format("the GPU worker did not answer within {} s", start_timeout_.count() / 1000)};
     return Error{fmt::format("the GPU worker exited at start ({}){}", status.describe(),
                              err.empty() ? "" : ": " + last_lines(err, 2))};
@@ -135,7 +135,7 @@ WorkerProcess::Outcome WorkerProcess::request(const nlohmann::json& request, std
     hello_.reset();
     return out;
   }
-  if (got == Child::ReadStatus::Line) {
+  if (got == ChildProcess::ReadStatus::Line) {
     auto reply = take_reply(line);
     if (!reply) {
       stop();
@@ -153,7 +153,7 @@ WorkerProcess::Outcome WorkerProcess::request(const nlohmann::json& request, std
     }
     return out;
   }
-  if (got == Child::ReadStatus::Timeout) {
+  if (got == ChildProcess::ReadStatus::Timeout) {
     stop();
     out.kind = Outcome::Kind::TimedOut;
     out.detail = fmt::format("no answer within {} s: the worker was stopped (watchdog) and will be restarted",
@@ -170,11 +170,11 @@ WorkerProcess::Outcome WorkerProcess::request(const nlohmann::json& request, std
   return out;
 }
 
-Child::ReadStatus WorkerProcess::exchange(nlohmann::json request, std::chrono::milliseconds timeout,
-                                          std::string_view payload, bool* written, std::string& line) {
+ChildProcess::ReadStatus WorkerProcess::exchange(nlohmann::json request, std::chrono::milliseconds timeout,
+                                                 std::string_view payload, bool* written, std::string& line) {
   request["seq"] = ++seq_;
   *written = child_->write_line(request.dump()) && (payload.empty() || child_->write_raw(payload));
-  if (!*written) return Child::ReadStatus::Eof;
+  if (!*written) return ChildProcess::ReadStatus::Eof;
   return child_->read_line(line, timeout);
 }
 

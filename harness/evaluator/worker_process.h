@@ -17,9 +17,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/child_process.h"
 #include "core/expected.h"
 #include "core/gpu_info.h"
-#include "harness/common/subprocess.h"
 
 namespace stark::harness {
 
@@ -65,13 +65,13 @@ class WorkerProcess {
  private:
   void stop();
   /// Writes `request` with the next sequence number and reads its reply line.
-  Child::ReadStatus exchange(nlohmann::json request, std::chrono::milliseconds timeout, std::string_view payload,
-                             bool* written, std::string& line);
+  ChildProcess::ReadStatus exchange(nlohmann::json request, std::chrono::milliseconds timeout,
+                                    std::string_view payload, bool* written, std::string& line);
   /// The reply's JSON, or why it cannot be taken (not JSON, wrong sequence number).
   Expected<nlohmann::json> take_reply(const std::string& line) const;
   std::vector<std::string> argv_;
   std::chrono::milliseconds start_timeout_;
-  std::unique_ptr<Child> child_;
+  std::unique_ptr<ChildProcess> child_;
   std::map<std::string, std::string> env_;
   std::optional<WorkerHello> hello_;  // what the running worker said
   int starts_ = 0;

@@ -16,7 +16,7 @@
 
 #include "agents/search.h"
 #include "agents/testing/simulated.h"
-#include "harness/common/subprocess.h"
+#include "core/process.h"
 #include "harness/evaluator/gpu_evaluator.h"
 #include "harness/executor/slurm_executor.h"
 #include "harness/testing/test_project.h"
@@ -175,9 +175,9 @@ TEST_F(SlurmTest, DISABLED_InsideAnAllocation) {
 TEST_F(SlurmTest, AWholeRunSubmittedWithSbatchStartsItsWorkersAsStepsOfItsAllocation) {
   std::string out = (p->root() / "job.out").string();
   std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
-  CommandOptions co;
+  ProcessOptions co;
   co.timeout = std::chrono::seconds(180);
-  auto r = run_command({"sbatch", "--wait", "--nodes=1", "--ntasks=2", "--gres=gpu:2", "--output=" + out, "--wrap",
+  auto r = run_process({"sbatch", "--wait", "--nodes=1", "--ntasks=2", "--gres=gpu:2", "--output=" + out, "--wrap",
                         self + " --gtest_also_run_disabled_tests --gtest_filter=SlurmTest.DISABLED_InsideAnAllocation"},
                        co);
   ASSERT_TRUE(r) << r.error().message;
