@@ -8,7 +8,7 @@
 #include <chrono>
 
 #include "agents/llm/http.h"
-#include "agents/llm/subprocess.h"
+#include "core/process.h"
 
 namespace stark::llm {
 
@@ -49,7 +49,6 @@ CommandClient::CommandClient(CommandOptions options) : options_(std::move(option
 Expected<ChatReply> CommandClient::complete(const ChatRequest& request) {
   if (options_.command.empty()) return Error{"the command backend needs a command: pass --command"};
   if (auto ok = validate_request(request); !ok) return ok.error();
-  std::string input = request_to_json(request).dump() + "\n";
 
   // The caller's deadline (a kernel's --time-limit) cuts a run short.
   std::chrono::milliseconds limit = options_.timeout;
@@ -58,25 +57,31 @@ Expected<ChatReply> CommandClient::complete(const ChatRequest& request) {
     if (left.count() <= 0) return Error{fmt::format("the command '{}' was not run: the kernel's --time-limit has passed", options_.command)};
     limit = std::min(limit, left);
   }
-  Expected<SubprocessResult> run = Error{""};
+  ProcessOptions run_options = ProcessOptions::in(options_.cwd);
+  run_options.input = request_to_json(request).dump() + "\n";
+  run_options.timeout = limit;
+  run_options.output = ProcessOutput::Separate;
+  run_options.max_output = kMaxResponseBytes;
+  run_options.overflow = OutputOverflow::Stop;
+  Expected<ProcessResult> run = Error{""};
   {
     Gate::Slot slot(gate_);
-    run = run_with_input({"/bin/sh", "-c", options_.command}, input, limit, options_.cwd, kMaxResponseBytes);
+    run = run_process({"/bin/sh", "-c", options_.command}, run_options);
   }
   if (!run) return run.error();
-  if (run->too_much_output)
+  if (run->status.kind == ExitStatus::Kind::OutputLimit)
     return Error{fmt::format("the command '{}' printed more than {} MiB and was killed", options_.command,
                              kMaxResponseBytes >> 20)};
-  if (run->timed_out)
+  if (run->status.timed_out())
     return Error{fmt::format("the command '{}' gave no answer within {:g} s and was killed: {}", options_.command,
                              static_cast<double>(limit.count()) / 1000.0, stderr_tail(run->err))};
-  if (run->exit_code != 0)
-    return Error{fmt::format("the command '{}' failed with exit status {}: {}", options_.command, run->exit_code,
+  if (!run->status.success())
+    return Error{fmt::format("the command '{}' failed ({}): {}", options_.command, run->status.describe(),
                              stderr_tail(run->err))};
-  if (blank(run->out))
+  if (blank(run->output))
     return Error{fmt::format("the command '{}' printed nothing on stdout: {}", options_.command, stderr_tail(run->err))};
   ChatReply reply;
-  reply.text = std::move(run->out);
+  reply.text = std::move(run->output);
   return reply;
 }
 

@@ -72,7 +72,7 @@ TEST(CommandClient, FailureCarriesTheExitStatusAndStderrTail) {
   auto reply = client(failing.string()).complete(request());
   ASSERT_FALSE(reply);
   const std::string& m = reply.error().message;
-  EXPECT_NE(m.find("failed with exit status 3"), std::string::npos) << m;
+  EXPECT_NE(m.find("failed (exit code 3)"), std::string::npos) << m;
   EXPECT_NE(m.find("line one | quota exceeded for house-model"), std::string::npos) << m;
   EXPECT_EQ(m.find('\n'), std::string::npos);
 }
@@ -111,7 +111,7 @@ TEST(CommandClient, OutputPastTheLimitIsStopped) {
 TEST(CommandClient, MissingProgramIsReported) {
   auto reply = client("/nonexistent/llm-wrapper --flag").complete(request());
   ASSERT_FALSE(reply);
-  EXPECT_NE(reply.error().message.find("exit status 127"), std::string::npos) << reply.error().message;
+  EXPECT_NE(reply.error().message.find("failed (exit code 127)"), std::string::npos) << reply.error().message;
   EXPECT_NE(reply.error().message.find("not found"), std::string::npos) << reply.error().message;
 }
 
