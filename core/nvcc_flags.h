@@ -9,11 +9,17 @@
 #ifndef STARK_CORE_NVCC_FLAGS_H
 #define STARK_CORE_NVCC_FLAGS_H
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <vector>
 
 namespace stark {
+
+/// How long one nvcc run may take before STARK stops it: a compiler that
+/// hangs (a stuck license or file lock, a runaway template) must fail one
+/// compile, not hang `stark apply` or a search. Real units take seconds.
+inline constexpr std::chrono::seconds kNvccTimeout{600};
 
 /// The flags that passed, and those left out.
 struct NvccFlags {

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -32,6 +33,25 @@ void add_unique(std::vector<std::string>& to, const std::vector<std::string>& it
 bool header_like(const fs::path& p) {
   static const std::set<std::string> kHeaders = {".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc", ".tcc"};
   return kHeaders.count(p.extension().string()) > 0;
+}
+
+// Compiles one unit for one arch: the failure's log, or nullopt when it compiles.
+std::optional<std::string> compile_unit(const CheckUnit& unit, const std::string& sm, const fs::path& output,
+                                        const CheckSetup& setup) {
+  auto command = setup.builder(unit.command, sm, output, setup.source_root, setup.tree);
+  if (!command) return command.error().message;
+  ProcessOptions options = ProcessOptions::in(setup.scratch);
+  options.timeout = setup.timeout;
+  auto run = run_process(command->argv, options);
+  if (!run) return run.error().message;
+  if (run->status.success()) return std::nullopt;
+  if (run->status.timed_out())
+    return fmt::format("{} did not finish within {:g} s and was stopped", fs::path(command->argv[0]).filename().string(),
+                       std::chrono::duration<double>(setup.timeout).count());
+  std::string log = fmt::format("$ {}\n{}", join(command->argv, " "), run->output);
+  if (run->status.kind != ExitStatus::Kind::Exited) log += fmt::format("({})\n", run->status.describe());
+  if (!command->dropped.empty()) log += fmt::format("(left out of the check: {})\n", join(command->dropped, " "));
+  return log;
 }
 
 }  // namespace
@@ -98,20 +118,10 @@ std::vector<CheckFailure> compile_check(const std::vector<CheckUnit>& units, con
         const std::string& sm;
       } report{mu, done, jobs.size(), setup, shown, job.sm};
       fs::path output = setup.scratch / fmt::format("unit{}-sm_{}.o", i, job.sm);
-      std::string log;
-      auto command = setup.builder(job.unit->command, job.sm, output, setup.source_root, setup.tree);
-      if (!command) {
-        log = command.error().message;
-      } else {
-        auto run = run_process(command->argv, ProcessOptions::in(setup.scratch));
-        if (!run) log = run.error().message;
-        else if (!run->status.success()) log = fmt::format("$ {}\n{}", join(command->argv, " "), run->output);
-        else continue;
-        if (!command->dropped.empty())
-          log += fmt::format("(left out of the check: {})\n", join(command->dropped, " "));
-      }
+      auto log = compile_unit(*job.unit, job.sm, output, setup);
+      if (!log) continue;
       std::lock_guard lock(mu);
-      failures.push_back({shown, job.sm, log, job.unit->kernels});
+      failures.push_back({shown, job.sm, *log, job.unit->kernels});
     }
   };
   std::vector<std::thread> threads;

@@ -8,6 +8,7 @@
 #ifndef STARK_REWRITER_COMPILE_CHECK_H
 #define STARK_REWRITER_COMPILE_CHECK_H
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -15,6 +16,7 @@
 
 #include "core/expected.h"
 #include "core/manifest.h"
+#include "core/nvcc_flags.h"
 #include "rewriter/apply_plan.h"
 
 namespace stark::rewriter {
@@ -68,6 +70,8 @@ struct CheckSetup {
   /// Called after each compile (serialised): compiles done, total, the unit
   /// shown relative to the source root, and its arch.
   std::function<void(size_t, size_t, const std::string&, const std::string&)> progress;
+  /// Per compile; past it the compiler is stopped and the unit fails.
+  std::chrono::milliseconds timeout = kNvccTimeout;
 };
 
 /// Compiles every unit for each of its archs, `jobs` at a time.

@@ -18,6 +18,7 @@
 
 #include "core/expected.h"
 #include "core/manifest.h"
+#include "core/nvcc_flags.h"
 #include "harness/compile/nvcc_command.h"
 
 namespace stark::harness {
@@ -26,7 +27,7 @@ struct CompileServiceOptions {
   std::filesystem::path cache_dir;  // cubins, objects and logs, by key
   int jobs = 0;                     // parallel nvcc processes; 0 = one per core
   std::string nvcc = "nvcc";        // when the kernel's command names nvcc without a path
-  std::chrono::seconds timeout{600};
+  std::chrono::seconds timeout = kNvccTimeout;  // per nvcc run
 };
 
 struct CompileRequest {
