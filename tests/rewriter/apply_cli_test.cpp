@@ -1,20 +1,18 @@
 // stark apply as a user runs it: exit codes, one-line errors, each mode on
 // the real manifest of tests/projects/edge, and a hand-written result that
 // validates against the contract's schema.
-#include <fcntl.h>
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 
 #include <chrono>
 #include <filesystem>
 #include <map>
 #include <thread>
 
+#include "core/child_process.h"
 #include "core/file_io.h"
 #include "core/hash.h"
 #include "core/manifest.h"
@@ -229,24 +227,15 @@ TEST(ApplyCli, AnApplyKilledBetweenItsRenamesIsFinishedByRecover) {
   EXPECT_FALSE(fs::exists(root / ".stark-apply-journal.json"));
 }
 
-/// Starts stark with `args` (output discarded), sends `signal` after
+/// Starts stark with `args` (output not read), sends `signal` after
 /// `delay`, and waits for it to end.
 void run_and_kill(std::vector<std::string> args, std::chrono::microseconds delay, int signal) {
   args.insert(args.begin(), STARK_EXE);
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
-  pid_t pid = 0;
-  ASSERT_EQ(posix_spawn(&pid, STARK_EXE, &actions, nullptr, argv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&actions);
+  auto child = ChildProcess::start(args);
+  ASSERT_TRUE(child) << child.error().message;
   std::this_thread::sleep_for(delay);
-  ::kill(pid, signal);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
+  ::kill((*child)->pid(), signal);
+  (*child)->finish(std::chrono::seconds(60));
 }
 
 /// The edge result plus an improved clamp in src/stats.cu: two files to rewrite.
