@@ -11,6 +11,8 @@
 #include <cstring>
 #include <thread>
 
+#include "core/child_groups.h"
+
 extern char** environ;
 
 namespace stark {
@@ -86,8 +88,14 @@ std::optional<ExitStatus> reap(pid_t pid, int flags) {
   do {
     r = ::waitpid(pid, &status, flags);
   } while (r < 0 && errno == EINTR);
-  if (r == pid) return ExitStatus::from_wait_status(status);
-  if (r < 0) return ExitStatus::exited(-1);
+  if (r == pid) {
+    forget_child_group(pid);
+    return ExitStatus::from_wait_status(status);
+  }
+  if (r < 0) {
+    forget_child_group(pid);
+    return ExitStatus::exited(-1);
+  }
   return std::nullopt;
 }
 
@@ -105,6 +113,7 @@ Expected<pid_t> spawn_process(const std::vector<std::string>& argv, const SpawnO
   pid_t pid = -1;
   int rc = posix_spawnp(&pid, argp[0], &setup.actions, &setup.attr, argp.data(), envp.data());
   if (rc != 0) return Error{fmt::format("cannot run '{}': {}", argv[0], std::strerror(rc))};
+  if (own_group) track_child_group(pid);
   return pid;
 }
 

@@ -38,7 +38,9 @@ struct ChildStdio {
 /// Starts argv (argv[0] looked up on PATH) with SIGPIPE at its default and
 /// no signal blocked. With `own_group` the child leads a new process group,
 /// so kill_process_group also ends what it started (cicc, ptxas, a shell's
-/// children); without, it shares ours and Ctrl-C at the terminal reaches it.
+/// children), and this process passes SIGINT, SIGTERM and SIGHUP on to that
+/// group before it ends (child_groups.h); without, it shares ours and Ctrl-C
+/// at the terminal reaches it.
 /// An Error only when the program could not be started.
 Expected<pid_t> spawn_process(const std::vector<std::string>& argv, const SpawnOptions& options, ChildStdio stdio,
                               bool own_group);
