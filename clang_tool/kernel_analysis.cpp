@@ -408,7 +408,26 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     if (sm_.getFileOffset(sm_.getExpansionLoc(var->getLocation())) >=
         sm_.getFileOffset(sm_.getExpansionLoc(l_begin(loops_.back()))))
       return;
-    l.reductions.push_back({var->getNameAsString(), op, snip(value->getSourceRange()), snip(stmt->getSourceRange())});
+    Reduction r{var->getNameAsString(), op, snip(value->getSourceRange()), snip(stmt->getSourceRange())};
+    r.acc_type = var->getType().getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
+    r.acc_declaration = snip(var->getSourceRange());
+    r.starts_at_zero = var->getInit() && is_zero(var->getInit());
+    l.reductions.push_back(std::move(r));
+  }
+
+  /// A constant zero, evaluated by clang; in a template, a literal 0 (T total = 0).
+  bool is_zero(const Expr* init) const {
+    const Expr* e = init->IgnoreParenImpCasts();
+    if (!e->isValueDependent()) {
+      Expr::EvalResult er;
+      if (e->EvaluateAsRValue(er, ctx_)) {
+        if (er.Val.isInt()) return er.Val.getInt() == 0;
+        if (er.Val.isFloat()) return er.Val.getFloat().isZero();
+      }
+    }
+    if (const auto* i = dyn_cast<IntegerLiteral>(e)) return i->getValue() == 0;
+    if (const auto* f = dyn_cast<FloatingLiteral>(e)) return f->getValue().isZero();
+    return false;
   }
 
   SourceLocation l_begin(int loop) const {

@@ -58,6 +58,9 @@ struct Reduction {
   char op = '+';  // '+', 'M' (max), 'm' (min)
   Snippet value;  // e
   Snippet statement;
+  std::string acc_type;         // the accumulator's declared type, qualifiers dropped ("float", "T")
+  Snippet acc_declaration;      // where the accumulator is declared
+  bool starts_at_zero = false;  // its initialiser evaluates to zero (0, 0.0f, T(0), static_cast<float>(0)...)
 };
 
 struct Loop {

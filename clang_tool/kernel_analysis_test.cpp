@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "clang_tool/scan.h"
 #include "clang_tool/toolchain.h"
 #include "core/file_io.h"
@@ -70,6 +72,20 @@ TEST_F(Analysis, RowKernels) {
     EXPECT_GE(top, 2) << id;
     EXPECT_GE(reductions, 2) << id;
   }
+}
+
+// The accumulators as clang sees them: their type, and whether they start
+// at zero (a sum may be split over threads only then; -INFINITY may seed a max).
+TEST_F(Analysis, AccumulatorsKnowTheirTypeAndWhetherTheyStartAtZero) {
+  auto a = analyze("src/softmax.cu:nnops::softmax_rows_kernel");
+  std::map<std::string, const Reduction*> by_acc;
+  for (const auto& l : a.loops)
+    for (const auto& r : l.reductions) by_acc[r.acc] = &r;
+  ASSERT_TRUE(by_acc.count("sum") && by_acc.count("max_value"));
+  EXPECT_EQ(by_acc["sum"]->acc_type, "float");
+  EXPECT_TRUE(by_acc["sum"]->starts_at_zero) << "float sum = 0.0f";
+  EXPECT_FALSE(by_acc["max_value"]->starts_at_zero) << "float max_value = -INFINITY";
+  EXPECT_LT(by_acc["sum"]->acc_declaration.begin, by_acc["sum"]->statement.begin);
 }
 
 TEST_F(Analysis, TwoDimensionalKernels) {

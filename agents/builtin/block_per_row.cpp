@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cstring>
-#include <regex>
 #include <set>
 
 #include "agents/builtin/device_helpers.h"
@@ -63,13 +61,6 @@ const Guard& row_guard(const KernelAnalysis& a) {
   return a.guards.front();
 }
 
-/// True when `acc` is declared with a zero initialiser (a sum may only be
-/// split over threads if every thread starts from zero).
-bool starts_at_zero(std::string_view source, const std::string& acc) {
-  std::regex re(fmt::format(R"(\b{}\s*=\s*(0|0\.0*f?|0\.f|0\.0)\s*[;,])", acc));
-  return std::regex_search(std::string(source), re);
-}
-
 }  // namespace
 
 std::vector<Params> BlockPerRow::candidates(const Subject& s) const {
@@ -115,15 +106,10 @@ Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
     for (const auto& r : l.reductions) {
       if (!done.insert(r.acc).second) continue;
       ReduceOp op = r.op == '+' ? ReduceOp::Sum : r.op == 'M' ? ReduceOp::Max : ReduceOp::Min;
-      if (op == ReduceOp::Sum && !starts_at_zero(s.source, r.acc))
+      // A sum may only be split over threads if every thread starts from zero.
+      if (op == ReduceOp::Sum && !r.starts_at_zero)
         return Error{fmt::format("block-per-row: the sum '{}' does not start at zero", r.acc)};
-      // The accumulator's type: from its declaration, else the loaded element type.
-      std::regex decl_re(fmt::format(R"(([A-Za-z_][\w:<> ]*?)\s+\b{}\s*=)", r.acc));
-      std::smatch m;
-      std::string src(s.source);
-      std::string acc_type = std::regex_search(src, m, decl_re) ? m[1].str() : type_of_first;
-      for (const char* q : {"const ", "register "})
-        if (acc_type.rfind(q, 0) == 0) acc_type = acc_type.substr(strlen(q));
+      const std::string acc_type = r.acc_type.empty() ? type_of_first : r.acc_type;
       const char* what = op == ReduceOp::Sum ? "block_sum" : op == ReduceOp::Max ? "block_max" : "block_min";
       std::string helper = helper_name(a.name, std::string(what) + "_" + (acc_type == "double" ? "f64" : acc_type == "float" ? "f32" : "t"));
       helpers.insert({helper + "|" + acc_type, op});

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <regex>
 
+#include "core/cpp_tokens.h"
 #include "core/text.h"
 
 #include "agents/builtin/rewrite.h"
@@ -13,8 +13,11 @@ namespace stark::builtin {
 
 namespace {
 
+/// Whether `name` is one of the tokens of `text` (an index expression).
 bool mentions(const std::string& text, const std::string& name) {
-  return std::regex_search(text, std::regex("\\b" + name + "\\b"));
+  for (const CppToken& t : cpp_tokens(text))
+    if (token_text(text, t) == name) return true;
+  return false;
 }
 
 /// The shape of a naive matmul, with the user's expressions.
@@ -64,15 +67,9 @@ std::optional<Matmul> find_matmul(const KernelAnalysis& a, const std::string& so
   };
   if (value != squash(mm.a) + "*" + squash(mm.b) && value != squash(mm.b) + "*" + squash(mm.a)) return std::nullopt;
   mm.acc = r.acc;
-  // Between the guard and the loop only the accumulator's zero initialisation.
-  std::smatch m;
-  std::regex init(fmt::format(R"(([A-Za-z_][\w ]*?)\s+{}\s*=\s*(0|0\.0*f?|0\.f)\s*;)", mm.acc));
-  std::string src(source);
-  if (!std::regex_search(src, m, init)) return std::nullopt;
-  mm.acc_type = m[1].str();
-  size_t loop_at = static_cast<size_t>(l.header.begin);
-  size_t init_at = static_cast<size_t>(m.position(0));
-  if (init_at > loop_at) return std::nullopt;
+  // The accumulator starts at zero, declared before the loop.
+  if (!r.starts_at_zero || r.acc_type.empty() || r.acc_declaration.begin > l.header.begin) return std::nullopt;
+  mm.acc_type = r.acc_type;
   mm.type = mm.acc_type;
   // The epilogue: every statement after the loop, kept verbatim.
   int64_t after = statement_end(source, l.body.end);
