@@ -240,9 +240,41 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
         const auto* first = dyn_cast<DeclRefExpr>(call->getArg(0)->IgnoreParenImpCasts());
         const auto* lhs = dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts());
         if (op && first && lhs && first->getDecl() == lhs->getDecl()) reduction_candidate(b->getLHS(), op, call->getArg(1), b);
+      } else if (const auto* pick = dyn_cast<ConditionalOperator>(b->getRHS()->IgnoreParenImpCasts())) {
+        // acc = e > acc ? e : acc, and the other ways to write a max or a min with ?:
+        const Expr* value = nullptr;
+        if (char op = selected_extreme(b->getLHS(), pick, value)) reduction_candidate(b->getLHS(), op, value, b);
       }
     }
     return true;
+  }
+
+  /// 'M' when `pick` keeps the larger of the accumulator and some e (e > acc ?
+  /// e : acc, acc < e ? e : acc, acc > e ? acc : e...), 'm' for the smaller,
+  /// 0 otherwise; `value` is e.
+  char selected_extreme(const Expr* acc, const ConditionalOperator* pick, const Expr*& value) const {
+    const auto* cmp = dyn_cast<BinaryOperator>(pick->getCond()->IgnoreParenImpCasts());
+    if (!cmp || !cmp->isRelationalOp() || pick->isInstantiationDependent()) return 0;
+    // The same expression, structurally (in[j] and in[j], wherever written).
+    auto same = [this](const Expr* x, const Expr* y) {
+      llvm::FoldingSetNodeID a, b;
+      x->IgnoreParenImpCasts()->Profile(a, ctx_, /*Canonical=*/true);
+      y->IgnoreParenImpCasts()->Profile(b, ctx_, /*Canonical=*/true);
+      return a == b;
+    };
+    const Expr* t = pick->getTrueExpr();
+    const Expr* f = pick->getFalseExpr();
+    bool e_when_true = same(f, acc);
+    if (!e_when_true && !same(t, acc)) return 0;
+    const Expr* e = e_when_true ? t : f;
+    bool e_left = same(cmp->getLHS(), e) && same(cmp->getRHS(), acc);
+    bool e_right = same(cmp->getRHS(), e) && same(cmp->getLHS(), acc);
+    if (e_left == e_right) return 0;
+    // The condition read as "e > acc" or "e < acc".
+    bool e_greater = cmp->getOpcode() == BO_GT || cmp->getOpcode() == BO_GE;
+    if (e_right) e_greater = !e_greater;
+    value = e;
+    return e_greater == e_when_true ? 'M' : 'm';
   }
 
   bool VisitUnaryOperator(UnaryOperator* u) {

@@ -52,7 +52,8 @@ struct Guard {
   Snippet then_body;   // for if (i < n) { ... }: the braces' contents
 };
 
-/// A binary accumulation `acc += e`, `acc = fmaxf(acc, e)`, `acc = max(acc, e)`.
+/// A binary accumulation `acc += e`, `acc = fmaxf(acc, e)`, `acc = max(acc, e)`,
+/// `acc = e > acc ? e : acc` (and the other ?: spellings of a max or a min).
 struct Reduction {
   std::string acc;
   char op = '+';  // '+', 'M' (max), 'm' (min)

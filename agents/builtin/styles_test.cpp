@@ -106,10 +106,8 @@ TEST_F(Styles, DISABLED_AFlatOrPitchedStencilIsTiled) {
 }
 
 TEST_F(Styles, AThreadPerRowSoftmaxGetsABlockPerRow) {
-  expect_family_for_every_style("block-per-row", "row_softmax.cu", {"row_softmax_indexed", "row_softmax_strided"});
-}
-TEST_F(Styles, DISABLED_AThreadPerRowSoftmaxWalkingPointersGetsABlockPerRow) {
-  expect_family_for_every_style("block-per-row", "row_softmax.cu", {"row_softmax_pointer"});
+  expect_family_for_every_style("block-per-row", "row_softmax.cu",
+                                {"row_softmax_indexed", "row_softmax_pointer", "row_softmax_strided"});
 }
 
 }  // namespace
