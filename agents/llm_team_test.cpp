@@ -9,13 +9,13 @@
 #include "agents/context_windows.h"
 #include "agents/llm/make_client.h"
 #include "agents/llm/testing/fake_llm_server.h"
-#include "agents/llm/testing/test_support.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark {
 namespace {
 
 using llm::testing::FakeLlmServer;
-using llm::testing::TempDir;
+using stark::testing::TempDir;
 
 const std::vector<std::pair<std::string, std::string>> kJson = {{"Content-Type", "application/json"}};
 const std::string kSource = "__global__ void saxpy(int n, float a, const float* x, float* y) {\n  y[0] = a;\n}";

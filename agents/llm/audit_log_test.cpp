@@ -7,12 +7,13 @@
 
 #include "agents/llm/testing/test_support.h"
 #include "core/file_io.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark::llm {
 namespace {
 
 using nlohmann::json;
-using testing::TempDir;
+using stark::testing::TempDir;
 
 // The client under the audit: answers with whatever the test says.
 class Inner final : public ChatClient {

@@ -4,15 +4,15 @@
 #include <nlohmann/json.hpp>
 #include <sys/stat.h>
 
-#include "agents/llm/testing/test_support.h"
 #include "core/file_io.h"
 #include "core/text.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark::llm {
 namespace {
 
 using namespace std::chrono_literals;
-using testing::TempDir;
+using stark::testing::TempDir;
 
 ChatRequest request() {
   ChatRequest r;

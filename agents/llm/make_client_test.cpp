@@ -10,6 +10,7 @@
 #include "agents/llm/testing/fake_llm_server.h"
 #include "agents/llm/testing/test_support.h"
 #include "core/file_io.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark::llm {
 namespace {
@@ -17,7 +18,7 @@ namespace {
 using namespace std::chrono_literals;
 using testing::FakeLlmServer;
 using testing::FakeServerConfig;
-using testing::TempDir;
+using stark::testing::TempDir;
 
 const std::vector<std::pair<std::string, std::string>> kJson = {{"Content-Type", "application/json"}};
 

@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "agents/llm/testing/test_support.h"
 #include "core/file_io.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark::llm {
 namespace {
@@ -56,7 +56,7 @@ TEST(Prices, UnknownIsUnknownNeverAGuess) {
 }
 
 TEST(Prices, FileOverrideAndErrors) {
-  testing::TempDir dir;
+  stark::testing::TempDir dir;
   ASSERT_TRUE(write_file_atomic(dir / "p.json", R"({"schema": "stark.prices/1", "models": [
       {"provider": "openai", "model": "house-model", "input": 1, "output": 2, "as_of": "2026-12", "source": "contract"}]})"));
   auto t = PriceTable::from_file(dir / "p.json");

@@ -6,14 +6,14 @@
 
 #include "agents/llm/openai_client.h"
 #include "agents/llm/testing/fake_llm_server.h"
-#include "agents/llm/testing/test_support.h"
 #include "core/file_io.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark::llm {
 namespace {
 
 using testing::FakeLlmServer;
-using testing::TempDir;
+using stark::testing::TempDir;
 
 const std::vector<std::pair<std::string, std::string>> kJson = {{"Content-Type", "application/json"}};
 

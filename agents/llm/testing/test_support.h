@@ -1,6 +1,6 @@
-// Small helpers the LLM client tests share: a temporary folder, a retry
-// policy that records its waits instead of sleeping, and a port with nothing
-// listening on it.
+// Small helpers the LLM client tests share: a retry policy that records its
+// waits instead of sleeping, a port with nothing listening on it, and a search
+// of a folder for leaked text. Temporary folders come from tests/support/temp_dir.h.
 #ifndef STARK_AGENTS_LLM_TESTING_TEST_SUPPORT_H
 #define STARK_AGENTS_LLM_TESTING_TEST_SUPPORT_H
 
@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -21,25 +20,6 @@
 #include "core/file_io.h"
 
 namespace stark::llm::testing {
-
-/// A fresh folder under the system temp folder, removed with its contents.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "stark-llm-XXXXXX").string();
-    if (!::mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-
- private:
-  std::filesystem::path path_;
-};
 
 /// The waits a RetryPolicy asked for, in order.
 struct RecordedWaits {
