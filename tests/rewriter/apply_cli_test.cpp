@@ -17,6 +17,7 @@
 #include "core/hash.h"
 #include "core/manifest.h"
 #include "core/process.h"
+#include "tests/support/run_stark.h"
 
 namespace stark {
 namespace {
@@ -26,12 +27,7 @@ using nlohmann::json;
 
 const fs::path kSource = STARK_SOURCE_DIR;
 
-ProcessResult stark(std::vector<std::string> args) {
-  args.insert(args.begin(), STARK_EXE);
-  auto r = run_process(args);
-  EXPECT_TRUE(r) << r.error().message;
-  return r ? *r : ProcessResult{};
-}
+ProcessResult stark(std::vector<std::string> args) { return test_support::run_stark(STARK_EXE, std::move(args)); }
 
 fs::path scratch(const std::string& name) {
   fs::path d = (std::filesystem::path(STARK_BINARY_DIR) / "tests/rewriter-scratch") / ("apply_cli_" + name);
