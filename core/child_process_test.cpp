@@ -1,12 +1,11 @@
 #include "core/child_process.h"
 
-#include <fmt/format.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <csignal>
 
 #include "core/text.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark {
 namespace {
@@ -63,8 +62,8 @@ TEST(ChildProcess, FinishKillsAChildPastItsTime) {
 }
 
 TEST(ChildProcess, KillEndsWhatTheChildStarted) {
-  fs::path marker = fs::temp_directory_path() / fmt::format("stark_child_process_{}", ::getpid());
-  fs::remove(marker);
+  stark::testing::TempDir tmp;
+  fs::path marker = tmp / "survived";
   auto c = start({"sh", "-c", "(sleep 0.5; touch " + shell_quote(marker.string()) + ") & echo started; read l"});
   ASSERT_TRUE(c);
   std::string line;

@@ -1,26 +1,22 @@
 #include "core/folder_lock.h"
 
-#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <csignal>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/file_io.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path scratch(const char* name) {
-  fs::path dir = fs::temp_directory_path() / fmt::format("stark_folder_lock_{}_{}", name, ::getpid());
-  fs::remove_all(dir);
-  return dir;
-}
+using stark::testing::TempDir;
 
 TEST(FolderLock, ASecondHolderIsRefusedWithTheFirstOnesName) {
-  fs::path dir = scratch("second");
+  TempDir tmp;
+  fs::path dir = tmp / "second";
   auto first = FolderLock::acquire(dir, "stark optimize");
   ASSERT_TRUE(first) << first.error().message;
   auto second = FolderLock::acquire(dir, "stark optimize");
@@ -29,11 +25,11 @@ TEST(FolderLock, ASecondHolderIsRefusedWithTheFirstOnesName) {
                                         ": stark optimize since "),
             std::string::npos)
       << second.error().message;
-  fs::remove_all(dir);
 }
 
 TEST(FolderLock, ReleasedWhenTheHolderGoesAway) {
-  fs::path dir = scratch("release");
+  TempDir tmp;
+  fs::path dir = tmp / "release";
   { auto held = FolderLock::acquire(dir, "stark optimize"); ASSERT_TRUE(held); }
   EXPECT_TRUE(FolderLock::acquire(dir, "stark apply"));
 
@@ -56,20 +52,19 @@ TEST(FolderLock, ReleasedWhenTheHolderGoesAway) {
   ::kill(child, SIGKILL);
   ::waitpid(child, nullptr, 0);
   EXPECT_TRUE(FolderLock::acquire(dir, "stark optimize"));
-  fs::remove_all(dir);
 }
 
 TEST(FolderLock, ALinkPlantedAsTheLockFileIsNotFollowed) {
   // A hostile result folder could make the lock file a link to a user's file,
   // which the holder's note would overwrite.
-  fs::path dir = scratch("link");
+  TempDir tmp;
+  fs::path dir = tmp / "link";
   fs::create_directories(dir);
   ASSERT_TRUE(write_file_atomic(dir / "precious.txt", "keep me\n"));
   fs::create_symlink(dir / "precious.txt", dir / ".stark-lock");
   auto lock = FolderLock::acquire(dir, "stark optimize");
   EXPECT_FALSE(lock);
   EXPECT_EQ(*read_file(dir / "precious.txt"), "keep me\n");
-  fs::remove_all(dir);
 }
 
 }  // namespace

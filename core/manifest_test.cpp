@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "core/file_io.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark {
 namespace {
@@ -57,7 +58,8 @@ TEST(Manifest, JsonRoundTrip) {
 }
 
 TEST(Manifest, LoadRejectsForeignFiles) {
-  auto dir = std::filesystem::temp_directory_path() / "stark_manifest_test";
+  stark::testing::TempDir tmp;
+  const auto& dir = tmp.path();
   ASSERT_TRUE(write_json_file(dir / "other.json", {{"schema", "other/1"}}));
   auto bad = load_manifest((dir / "other.json").string());
   ASSERT_FALSE(bad);

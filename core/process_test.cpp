@@ -1,7 +1,6 @@
 #include "core/process.h"
 
 #include <fcntl.h>
-#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -12,20 +11,15 @@
 
 #include "core/child_process.h"
 #include "core/text.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark {
 namespace {
 
 namespace fs = std::filesystem;
+using stark::testing::TempDir;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
-
-fs::path scratch(const char* name) {
-  fs::path dir = fs::temp_directory_path() / fmt::format("stark_process_{}_{}", name, ::getpid());
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
 
 ProcessResult run(const std::vector<std::string>& argv, const ProcessOptions& options = {}) {
   auto r = run_process(argv, options);
@@ -59,7 +53,8 @@ TEST(RunProcess, KeepsStderrApartWhenAsked) {
 }
 
 TEST(RunProcess, ATimeLimitKillsTheChildAndWhatItStartedAndLeavesNoZombie) {
-  fs::path marker = scratch("group") / "survived";
+  TempDir tmp;
+  fs::path marker = tmp / "survived";
   auto start = Clock::now();
   auto r = run({"sh", "-c", "(sleep 0.5; touch " + shell_quote(marker.string()) + ") & sleep 30; echo never"},
                limited(200ms));

@@ -4,19 +4,14 @@
 
 #include "core/file_io.h"
 #include "core/process.h"
+#include "tests/support/temp_dir.h"
 #include <random>
 
 namespace stark {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path scratch(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("stark_unified_diff_test_" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+using stark::testing::TempDir;
 
 TEST(UnifiedDiff, EqualTextsGiveNoDiff) {
   auto d = unified_diff("a.cu", "x\ny\n", "x\ny\n");
@@ -85,7 +80,8 @@ TEST(UnifiedDiff, GitAppliesEveryDiff) {
        }()},
   };
   for (const auto& c : cases) {
-    fs::path dir = scratch(std::string("git_apply_") + c.name);
+    TempDir tmp;
+    const fs::path& dir = tmp.path();
     ASSERT_TRUE(write_file_atomic(dir / "src/k.cu", c.before));
     auto d = unified_diff("src/k.cu", c.before, c.after);
     ASSERT_TRUE(write_file_atomic(dir / "change.patch", d.text));
@@ -164,7 +160,8 @@ TEST(UnifiedDiff, GitHeaderInsertionAtTheTopAndFarApartChanges) {
 
 // The real judge: git applies every diff we print and gets the new text back.
 TEST(UnifiedDiff, GitAppliesRandomEditsWithTheGitHeader) {
-  fs::path dir = scratch("random_edits");
+  TempDir tmp;
+  const fs::path& dir = tmp.path();
   ASSERT_EQ(run_process({"git", "init", "-q", dir.string()})->status.code, 0);
   std::mt19937 rng(7);
   for (int round = 0; round < 40; ++round) {
@@ -195,7 +192,6 @@ TEST(UnifiedDiff, GitAppliesRandomEditsWithTheGitHeader) {
     ASSERT_NE(r->output.find("Applied patch f.cu cleanly"), std::string::npos) << r->output;
     EXPECT_EQ(*read_file(dir / "f.cu"), after) << "round " << round;
   }
-  fs::remove_all(dir);
 }
 
 }  // namespace
