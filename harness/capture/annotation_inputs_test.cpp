@@ -1,9 +1,9 @@
 #include "harness/capture/annotation_inputs.h"
+#include "tests/support/temp_dir.h"
 
 #include <string>
 #include <cstdint>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
@@ -28,9 +28,10 @@ Kernel kernel() {
   return k;
 }
 
+// One folder for the whole binary, as the stores of all its tests share it.
 CaptureStore store() {
-  auto dir = std::filesystem::temp_directory_path() / ("stark_annotation_" + std::to_string(getpid()));
-  return *CaptureStore::open(dir, true);
+  static const stark::testing::TempDir dir;
+  return *CaptureStore::open(dir.path(), true);
 }
 
 TEST(AnnotationInputs, BuildsACapture) {

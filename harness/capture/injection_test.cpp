@@ -13,11 +13,13 @@
 #include "core/file_io.h"
 #include "harness/capture/capture_plan.h"
 #include "harness/store/capture_store.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark::harness {
 namespace {
 
 namespace fs = std::filesystem;
+using stark::testing::TempDir;
 
 // Runs InitializeInjection in a child process (it keeps global state) and
 // returns its exit status.
@@ -44,8 +46,8 @@ int initialize_in_child(const char* plan) {
 TEST(Injection, LoadsAndExportsOnlyItsEntryPoint) { EXPECT_EQ(initialize_in_child(nullptr), 0); }
 
 TEST(Injection, RecordsWhyItCouldNotSubscribe) {
-  fs::path dir = fs::temp_directory_path() / ("stark_injection_" + std::to_string(getpid()));
-  fs::remove_all(dir);
+  TempDir tmp;
+  const fs::path& dir = tmp.path();
   CapturePlan plan;
   plan.store = (dir / "store").string();
   ASSERT_TRUE(write_json_file(dir / "plan.json", nlohmann::json(plan)));

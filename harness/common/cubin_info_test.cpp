@@ -7,21 +7,22 @@
 #include <fstream>
 #include <map>
 #include <sstream>
-#include <unistd.h>
 
 #include "core/process.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark::harness {
 namespace {
 
 namespace fs = std::filesystem;
+using stark::testing::TempDir;
 
 // Compiles a small CUDA file with the real nvcc into a cubin; `log`, when
 // given, gets nvcc's output (ptxas -v's report is in it).
 std::string compile(const std::string& source, const std::string& name, const std::string& arch = "sm_90",
                     std::vector<std::string> extra = {}, std::string* log = nullptr) {
-  fs::path dir = fs::temp_directory_path() / ("stark_cubin_test_" + std::to_string(getpid()));
-  fs::create_directories(dir);
+  TempDir tmp;
+  const fs::path& dir = tmp.path();
   std::ofstream(dir / (name + ".cu")) << source;
   std::vector<std::string> cmd = {STARK_NVCC, "-cubin", "-arch=" + arch, "-o", (dir / (name + ".cubin")).string(),
                                   (dir / (name + ".cu")).string()};

@@ -1,4 +1,5 @@
 #include "harness/compile/nvcc_command.h"
+#include "tests/support/temp_dir.h"
 
 #include <vector>
 #include <string>
@@ -12,6 +13,7 @@ namespace stark::harness {
 namespace {
 
 namespace fs = std::filesystem;
+using stark::testing::TempDir;
 
 bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
 
@@ -106,8 +108,8 @@ TEST(NvccCommand, RelocatableDeviceCodeStaysRelocatable) {
 }
 
 TEST(NvccCommand, TheDeviceLinkTakesTheTargetsOtherObjects) {
-  fs::path build = fs::temp_directory_path() / "stark_nvcc_cmd_dlink";
-  fs::remove_all(build);
+  TempDir tmp;
+  const fs::path& build = tmp.path();
   fs::path objects = build / "CMakeFiles/ops.dir/src";
   fs::create_directories(objects / "detail");
   for (const char* f : {"ops.cu.o", "helpers.cu.o", "detail/tables.cu.o", "notes.txt"}) std::ofstream(objects / f) << "x";
@@ -128,7 +130,6 @@ TEST(NvccCommand, TheDeviceLinkTakesTheTargetsOtherObjects) {
   EXPECT_EQ(argv.back(), "linked.cubin");
   cc.arguments = {"nvcc", "-rdc=true", "-c", "/proj/src/ops.cu"};
   EXPECT_TRUE(device_link_objects(cc).empty()) << "no output named: nothing to guess";
-  fs::remove_all(build);
 }
 
 TEST(NvccCommand, OtherCompilersAndLaunchersAndOptionFiles) {
@@ -140,8 +141,8 @@ TEST(NvccCommand, OtherCompilersAndLaunchersAndOptionFiles) {
   ASSERT_FALSE(bad);
   EXPECT_NE(bad.error().message.find("not nvcc"), std::string::npos);
 
-  fs::path dir = fs::temp_directory_path() / "stark_nvcc_cmd_test";
-  fs::create_directories(dir);
+  TempDir tmp;
+  const fs::path& dir = tmp.path();
   std::ofstream(dir / "includes.rsp") << "-I/proj/generated \"-I/proj/with space\"";
   cc = cmake_style();
   cc.directory = dir.string();

@@ -1,7 +1,7 @@
 #include "harness/evaluator/sanitizer_memo.h"
+#include "tests/support/temp_dir.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <string>
@@ -10,15 +10,12 @@ namespace stark::harness {
 namespace {
 
 namespace fs = std::filesystem;
+using stark::testing::TempDir;
 
 class SanitizerMemoTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir = fs::temp_directory_path() / ("stark_sanitizer_memo_" + std::to_string(getpid()));
-    fs::remove_all(dir);
-  }
-  void TearDown() override { fs::remove_all(dir); }
-  fs::path dir;
+  TempDir tmp;
+  fs::path dir = tmp / "memo";  // not made yet: the memo makes it
   nlohmann::json request = {{"op", "run_once"}, {"id", 7}, {"variant_cubin", "/cache/ab/ab12.cubin"}, {"seed", 1}};
   nlohmann::json capture = {{"id", "c-1"}, {"shape", "n=1024"}};
 };

@@ -6,23 +6,18 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 
 #include "core/file_io.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark::harness {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path fresh_dir(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("stark_store_test_" + name + "_" + std::to_string(getpid()));
-  fs::remove_all(dir);
-  return dir;
-}
+using stark::testing::TempDir;
 
 Capture sample_capture(const std::string& id, const std::string& shape, const std::string& before) {
   Capture c;
@@ -46,7 +41,8 @@ Capture sample_capture(const std::string& id, const std::string& shape, const st
 }
 
 TEST(CaptureStore, BlobsRoundTripCompressedAndVerified) {
-  auto dir = fresh_dir("blobs");
+  TempDir tmp;
+  auto dir = tmp / "blobs";
   auto store = CaptureStore::open(dir, true);
   ASSERT_TRUE(store) << store.error().message;
   std::string data(1 << 20, '\0');
@@ -78,7 +74,8 @@ TEST(CaptureStore, BlobsRoundTripCompressedAndVerified) {
 }
 
 TEST(CaptureStore, IndexRoundTripAndRefusalCounting) {
-  auto dir = fresh_dir("index");
+  TempDir tmp;
+  auto dir = tmp / "index";
   auto store = CaptureStore::open(dir, true);
   ASSERT_TRUE(store);
   auto blob = store->put_blob("abc");
@@ -113,14 +110,15 @@ TEST(CaptureStore, IndexRoundTripAndRefusalCounting) {
 }
 
 TEST(CaptureStore, ForeignIndexIsRejected) {
-  auto dir = fresh_dir("foreign");
+  TempDir tmp;
+  auto dir = tmp / "foreign";
   auto store = CaptureStore::open(dir, true);
   ASSERT_TRUE(store);
   ASSERT_TRUE(write_json_file(dir / "index.json", {{"schema", "other/1"}}));
   auto index = store->read_index();
   ASSERT_FALSE(index);
   EXPECT_NE(index.error().message.find("not a STARK capture index"), std::string::npos);
-  EXPECT_FALSE(CaptureStore::open(fresh_dir("missing"), false));
+  EXPECT_FALSE(CaptureStore::open(tmp / "missing", false));
 }
 
 TEST(Admission, DistinctShapesFirstThenCaps) {
@@ -156,7 +154,8 @@ TEST(Admission, DistinctShapesFirstThenCaps) {
 
 // ctest -j: many processes append to one store at once; no update is lost.
 TEST(CaptureStore, ConcurrentWritersLoseNothing) {
-  auto dir = fresh_dir("concurrent");
+  TempDir tmp;
+  auto dir = tmp / "concurrent";
   ASSERT_TRUE(CaptureStore::open(dir, true));
   constexpr int kProcesses = 6, kEach = 15;
   std::vector<pid_t> children;
