@@ -1,17 +1,18 @@
 #include "pipeline/input_summary.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <cstring>
 #include <filesystem>
 
 #include "harness/store/capture_store.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark {
 namespace {
 
 namespace fs = std::filesystem;
+using stark::testing::TempDir;
 
 template <typename T>
 std::string bytes_of(T v) {
@@ -56,8 +57,8 @@ Kernel softmax_kernel() {
 }
 
 TEST(DescribeInputs, GivesALinePerCaptureAndTheIntegerScalarsOfEvery) {
-  fs::path dir = fs::temp_directory_path() / ("stark_input_summary_" + std::to_string(getpid()));
-  fs::remove_all(dir);
+  TempDir tmp;
+  const fs::path& dir = tmp.path();
   auto store = harness::CaptureStore::open(dir, true);
   ASSERT_TRUE(store) << store.error().message;
   auto blob = store->put_blob("rows");
@@ -80,7 +81,6 @@ TEST(DescribeInputs, GivesALinePerCaptureAndTheIntegerScalarsOfEvery) {
   EXPECT_NE(in.lines[0].find("shape.rows=8192, shape.cols=4096"), std::string::npos) << in.lines[0];
 
   EXPECT_TRUE(describe_inputs(dir / "missing", softmax_kernel()).scalars.empty());
-  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -5,18 +5,19 @@
 
 #include <atomic>
 #include <thread>
-#include <unistd.h>
 
 #include "agents/testing/simulated.h"
 #include "cache/result_cache.h"
 #include "core/file_io.h"
 #include "core/hash.h"
 #include "pipeline/kernel_brief.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark {
 namespace {
 
 namespace fs = std::filesystem;
+using stark::testing::TempDir;
 
 const char* kSource =
     "#include <cuda_runtime.h>\n"
@@ -30,15 +31,11 @@ const char* kSource =
 /// One test's project, in a folder of its own: ctest runs the tests of this
 /// file as concurrent processes, which must never share a result or a cache.
 struct Project {
-  fs::path root = fs::temp_directory_path() / ("stark_optimize_test_" + std::to_string(getpid()));
+  TempDir tmp;
+  fs::path root = tmp.path();
   Manifest manifest;
   Project(const Project&) = delete;
-  ~Project() {
-    std::error_code ec;
-    fs::remove_all(root, ec);
-  }
   Project() {
-    fs::remove_all(root);
     EXPECT_TRUE(write_file_atomic(root / "src/ops.cu", kSource));
     manifest.source_root = root.string();
     manifest.files["src/ops.cu"] = {content_hash(kSource)};

@@ -1,31 +1,29 @@
 #include "rewriter/compile_check.h"
 
-#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/file_io.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark::rewriter {
 namespace {
 
 namespace fs = std::filesystem;
+using stark::testing::TempDir;
 using namespace std::chrono_literals;
 
 /// A folder with a fake compiler: a shell script with the given body.
 struct FakeCompiler {
+  TempDir tmp;
   fs::path dir;
   fs::path program;
-  explicit FakeCompiler(const std::string& name, const std::string& body) {
-    dir = fs::temp_directory_path() / fmt::format("stark_compile_check_{}_{}", name, ::getpid());
-    fs::remove_all(dir);
-    fs::create_directories(dir);
+  explicit FakeCompiler(const std::string& name, const std::string& body) : tmp("compile-check-" + name) {
+    dir = tmp.path();
     program = dir / "nvcc";
     EXPECT_TRUE(write_file_atomic(program, "#!/bin/sh\n" + body));
     ::chmod(program.c_str(), 0755);
   }
-  ~FakeCompiler() { fs::remove_all(dir); }
 
   std::vector<CheckFailure> check(std::chrono::milliseconds timeout) const {
     CheckUnit unit;

@@ -8,6 +8,7 @@
 
 #include "core/file_io.h"
 #include "core/hash.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark::rewriter {
 namespace {
@@ -17,11 +18,8 @@ namespace fs = std::filesystem;
 class Inplace : public ::testing::Test {
  protected:
   void SetUp() override {
-    root_ = fs::temp_directory_path() / ("stark_inplace_test_" + std::string(
-                                             ::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    backup_ = root_.string() + "_backup";
-    fs::remove_all(root_);
-    fs::remove_all(backup_);
+    root_ = tmp_ / "project";
+    backup_ = tmp_ / "backup";
     fs::create_directories(root_ / "src");
     for (const char* f : {"src/a.cu", "src/b.cu"}) {
       std::string original = std::string("// original ") + f + "\n";
@@ -30,11 +28,6 @@ class Inplace : public ::testing::Test {
     }
     plan_.source_root = root_;
   }
-  void TearDown() override {
-    fs::remove_all(root_);
-    fs::remove_all(backup_);
-  }
-
   std::string text(const std::string& rel) {
     auto t = read_file(root_ / rel);
     return t ? *t : "<missing>";
@@ -61,6 +54,7 @@ class Inplace : public ::testing::Test {
     ASSERT_TRUE(write_json_file(root_ / kJournalName, {{"schema", "stark.apply-journal/1"}, {"files", files}}));
   }
 
+  stark::testing::TempDir tmp_;
   fs::path root_;
   fs::path backup_;
   ApplyPlan plan_;
