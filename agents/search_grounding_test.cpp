@@ -13,6 +13,7 @@
 #include "agents/prompt_builder.h"
 #include "agents/search.h"
 #include "agents/testing/simulated.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark {
 namespace {
@@ -212,8 +213,8 @@ TEST(SearchGrounding, TheDebugRoleSeesThePlanTheChangeAndTheErrorSizes) {
 }
 
 TEST(SearchGrounding, ASavedSearchIsResumedOnlyByTheSameKindOfRun) {
-  auto state = std::filesystem::temp_directory_path() / "stark_search_grounding_state.json";
-  std::filesystem::remove(state);
+  stark::testing::TempDir tmp;
+  auto state = tmp / "state.json";
   {
     Searching first;
     first.team.plans = {kFaithful};
@@ -233,7 +234,6 @@ TEST(SearchGrounding, ASavedSearchIsResumedOnlyByTheSameKindOfRun) {
     same.team.identity_text = R"({"backend":"scripted-plans","models":{"plan":"other"}})";
     EXPECT_TRUE(same.search(2, state).resumed);
   }
-  std::filesystem::remove(state);
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <map>
 
 #include "agents/testing/simulated.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark {
 namespace {
@@ -97,8 +98,8 @@ TEST(Search, SeveralInFlightAreReplayedFromTheRecordedOrder) {
   // With four in flight, a selection follows each finished expansion, so
   // the tree depends on which finished first; the state records the order,
   // and following it rebuilds the same tree whatever the timing.
-  auto dir = std::filesystem::temp_directory_path() / "stark_search_test_replay";
-  std::filesystem::remove_all(dir);
+  stark::testing::TempDir tmp;
+  const auto& dir = tmp.path();
   Fixture first;
   SearchOptions o = options(20, 7, 4);
   o.state_file = dir / "state.json";
@@ -197,8 +198,8 @@ TEST(Search, WithoutAGpuNodesAreUntimedAndTheRolesStillRun) {
 }
 
 TEST(Search, ResumesAfterAnInterruptionToTheSameTree) {
-  auto dir = std::filesystem::temp_directory_path() / "stark_search_test";
-  std::filesystem::remove_all(dir);
+  stark::testing::TempDir tmp;
+  const auto& dir = tmp.path();
   Fixture whole;
   auto expected = whole.run(options(17, 3, 1)).tree.to_json();
 
@@ -223,8 +224,8 @@ TEST(Search, ResumesAfterAnInterruptionToTheSameTree) {
 TEST(Search, ResumesExpansionsThatWereInFlight) {
   // Interrupted with several expansions in flight: they are expanded again
   // (on the tree they were selected in) and the search ends its budget.
-  auto dir = std::filesystem::temp_directory_path() / "stark_search_test_in_flight";
-  std::filesystem::remove_all(dir);
+  stark::testing::TempDir tmp;
+  const auto& dir = tmp.path();
   Fixture first;
   SearchOptions o = options(17, 3, 4);
   o.state_file = dir / "state.json";
@@ -252,8 +253,8 @@ TEST(Search, ResumesExpansionsThatWereInFlight) {
 }
 
 TEST(Search, NodesThatFailedBeforeAnyCodeSurviveResume) {
-  auto dir = std::filesystem::temp_directory_path() / "stark_search_test_nocode";
-  std::filesystem::remove_all(dir);
+  stark::testing::TempDir tmp;
+  const auto& dir = tmp.path();
   Fixture f;
   f.brief.source += "\n// PLANLESS";  // the scripted team refuses to plan for this kernel
   SearchOptions o = options(3, 1, 1);

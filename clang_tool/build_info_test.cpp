@@ -4,21 +4,17 @@
 #include <nlohmann/json.hpp>
 
 #include "core/file_io.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path fresh_dir(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("stark_build_info_test_" + name);
-  fs::remove_all(d);
-  fs::create_directories(d);
-  return d;
-}
+using stark::testing::TempDir;
 
 TEST(CompileCommands, BothEntryFormsAndRelativeFiles) {
-  fs::path dir = fresh_dir("ccdb");
+  TempDir tmp;
+  const fs::path& dir = tmp.path();
   nlohmann::json db = nlohmann::json::array(
       {{{"directory", dir.string()}, {"file", "src/a.cu"}, {"command", "/usr/local/cuda/bin/nvcc -DX=\"a b\" -c src/a.cu"}},
        {{"directory", dir.string()}, {"file", (dir / "b.cpp").string()}, {"arguments", {"g++", "-c", "b.cpp"}}},
@@ -45,13 +41,14 @@ TEST(BuildInfo, ClearErrors) {
   ASSERT_FALSE(missing);
   EXPECT_EQ(missing.error().message, "build directory '/nonexistent/stark/build' does not exist");
 
-  fs::path empty = fresh_dir("empty");
+  TempDir empty_dir, ccdb_only_dir;
+  const fs::path& empty = empty_dir.path();
   auto none = load_build_info(empty, "");
   ASSERT_FALSE(none);
   EXPECT_NE(none.error().message.find("has no compile_commands.json and is not a CMake build tree"),
             std::string::npos);
 
-  fs::path ccdb_only = fresh_dir("target");
+  const fs::path& ccdb_only = ccdb_only_dir.path();
   ASSERT_TRUE(write_json_file(ccdb_only / "compile_commands.json", nlohmann::json::array()));
   auto target = load_build_info(ccdb_only, "lib");
   ASSERT_FALSE(target);

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "core/file_io.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark {
 namespace {
@@ -77,7 +78,8 @@ TEST(ClangArguments, TranslatesCMakeNvccCommand) {
 }
 
 TEST(ClangArguments, DefaultsToCxx17AndExpandsOptionFiles) {
-  auto dir = std::filesystem::temp_directory_path() / "stark_nvcc_args_test";
+  stark::testing::TempDir tmp;
+  const auto& dir = tmp.path();
   ASSERT_TRUE(write_file_atomic(dir / "includes.rsp", "-I\"inc dir\" -DFROM_FILE"));
   CompileCommand c{dir.string(), "/s/a.cu", {"nvcc", "--options-file", "includes.rsp", "-c", "/s/a.cu"}, "", {}};
   V out = clang_arguments(c, {"/res", "/stubs"});

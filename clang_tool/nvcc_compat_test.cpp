@@ -5,11 +5,13 @@
 
 #include "clang_tool/scan.h"
 #include "clang_tool/toolchain.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark {
 namespace {
 
 namespace fs = std::filesystem;
+using stark::testing::TempDir;
 
 TEST(NvccCompat, HostMinMaxParseAndTheKernelIsFound) {
   auto setup = locate_clang_setup();
@@ -30,16 +32,14 @@ TEST(NvccCompat, HostMinMaxParseAndTheKernelIsFound) {
 }
 
 TEST(NvccCompat, TheSetupRefusesAStubFolderWithoutTheCompatHeader) {
-  const fs::path stubs = fs::temp_directory_path() / "stark_nvcc_compat_test_stubs";
-  fs::remove_all(stubs);
-  fs::create_directories(stubs);
+  TempDir tmp;
+  const fs::path& stubs = tmp.path();
   auto setup = locate_clang_setup();
   ASSERT_TRUE(setup);
   fs::copy_file(setup->stub_dir / "texture_fetch_functions.h", stubs / "texture_fetch_functions.h");
   ::setenv("STARK_STUB_DIR", stubs.c_str(), 1);
   auto without = locate_clang_setup();
   ::unsetenv("STARK_STUB_DIR");
-  fs::remove_all(stubs);
   ASSERT_FALSE(without);
   EXPECT_NE(without.error().message.find("STARK_STUB_DIR"), std::string::npos) << without.error().message;
 }

@@ -13,11 +13,13 @@
 #include "core/file_io.h"
 #include "core/hash.h"
 #include "tests/support/nvcc_symbols.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark {
 namespace {
 
 namespace fs = std::filesystem;
+using stark::testing::TempDir;
 
 const fs::path kSource = STARK_SOURCE_DIR;
 const fs::path kEdgeBuild = fs::path(STARK_BINARY_DIR) / "tests/projects/edge-build";
@@ -223,9 +225,7 @@ TEST_F(EdgeProject, TargetFilter) {
 
 // --- the bad project ---------------------------------------------------------
 
-fs::path write_bad_ccdb() {
-  fs::path build = fs::temp_directory_path() / "stark_scan_test_bad";
-  fs::remove_all(build);
+fs::path write_bad_ccdb(const fs::path& build) {
   nlohmann::json db = nlohmann::json::array();
   for (const char* f : {"good.cu", "not_kernel.cu", "bad_option.cu", "bad_names.cu", "declared_only.cu", "late_annotation.cu", "broken.cu"}) {
     fs::path file = kSource / "tests/projects/bad/src" / f;
@@ -239,7 +239,8 @@ fs::path write_bad_ccdb() {
 
 TEST(BadProject, LocatedErrorsAndTheRestStillScanned) {
   ScanOptions options;
-  options.build_dir = write_bad_ccdb();
+  TempDir build;
+  options.build_dir = write_bad_ccdb(build.path());
   options.source_root = kSource / "tests/projects/bad";
   auto out = scan_build(options);
   ASSERT_TRUE(out) << out.error().message;
@@ -306,9 +307,8 @@ TEST(BadProject, LocatedErrorsAndTheRestStillScanned) {
 TEST(ResourceDir, ParseUsesOurCudaWrappersAndNeverFallsBackSilently) {
   auto setup = locate_clang_setup();
   ASSERT_TRUE(setup) << setup.error().message;
-  fs::path copy = fs::temp_directory_path() / "stark_scan_test_resource";
-  fs::remove_all(copy);
-  fs::create_directories(copy);
+  TempDir tmp;
+  const fs::path& copy = tmp.path();
   fs::copy(setup->resource_dir / "include", copy / "include", fs::copy_options::recursive);
 
   fs::path good = kSource / "tests/projects/bad/src/good.cu";
