@@ -6,11 +6,13 @@
 
 #include "core/file_io.h"
 #include "core/process.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark {
 namespace {
 
 namespace fs = std::filesystem;
+using stark::testing::TempDir;
 
 const fs::path kSource = STARK_SOURCE_DIR;
 
@@ -28,7 +30,8 @@ fs::path mutated(const std::string& name, const std::string& from, const std::st
   size_t at = t.find(from);
   EXPECT_NE(at, std::string::npos) << from;
   if (at != std::string::npos) t.replace(at, from.size(), to);
-  fs::path file = fs::temp_directory_path() / ("stark_workflow_test_" + name + ".yml");
+  static const TempDir dir;  // the files outlive this call; the folder goes when the binary exits
+  fs::path file = dir / (name + ".yml");
   EXPECT_TRUE(write_file_atomic(file, t));
   return file;
 }

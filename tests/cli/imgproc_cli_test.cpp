@@ -12,19 +12,21 @@
 #include "core/manifest.h"
 #include "core/result.h"
 #include "tests/support/run_stark.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark {
 namespace {
 
 namespace fs = std::filesystem;
+using stark::testing::TempDir;
 
 const fs::path kBuild = fs::path(STARK_BINARY_DIR) / "tests/projects/imgproc-build";
 
 ProcessResult stark(std::vector<std::string> args) { return test_support::run_stark(STARK_EXE, std::move(args)); }
 
 TEST(ImgprocCli, TheScanFindsEveryKernelAndSaysWhatItCannotRewrite) {
-  fs::path out = test_support::scratch_folder("imgproc_cli_test", "scan");
-  fs::create_directories(out);
+  TempDir tmp;
+  const fs::path& out = tmp.path();
   auto r = stark({"scan", "-p", kBuild.string(), "--target", "imgproc", "-o", (out / "m.json").string()});
   ASSERT_EQ(r.status.code, 0) << r.output;
   auto m = load_manifest((out / "m.json").string());
@@ -59,7 +61,8 @@ TEST(ImgprocCli, TheScanFindsEveryKernelAndSaysWhatItCannotRewrite) {
 }
 
 TEST(ImgprocCli, EveryKernelIsSearchedWithItsCandidatesCompiledAndLinked) {
-  fs::path out = test_support::scratch_folder("imgproc_cli_test", "optimize");
+  TempDir tmp;
+  fs::path out = tmp / "optimize";
   auto r = stark({"optimize", "-p", kBuild.string(), "--target", "imgproc", "--budget", "2", "--out", out.string()});
   ASSERT_EQ(r.status.code, 0) << r.output;
   auto result = load_result(out.string());

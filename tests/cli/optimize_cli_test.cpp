@@ -16,18 +16,18 @@
 #include "core/process.h"
 #include "core/result.h"
 #include "tests/support/run_stark.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark {
 namespace {
 
 namespace fs = std::filesystem;
+using stark::testing::TempDir;
 
 const fs::path kBuild = fs::path(STARK_BINARY_DIR) / "tests/projects/nnops-build";
 const char* kSaxpy = "src/elementwise.cu:nnops::saxpy_kernel";
 
 ProcessResult stark(std::vector<std::string> args) { return test_support::run_stark(STARK_EXE, std::move(args)); }
-
-fs::path scratch(const std::string& name) { return test_support::scratch_folder("optimize_cli_test", name); }
 
 void validate(const fs::path& schema, const fs::path& file) {
   auto check = run_process({STARK_PYTHON, std::string(STARK_SOURCE_DIR) + "/tests/tools/validate_json.py",
@@ -37,7 +37,8 @@ void validate(const fs::path& schema, const fs::path& file) {
 }
 
 TEST(OptimizeCli, BuiltinExpertWithoutAGpu) {
-  fs::path out = scratch("builtin");
+  TempDir tmp;
+  fs::path out = tmp / "builtin";
   auto r = stark({"optimize", "-p", kBuild.string(), "--target", "nnops", "--budget", "3", "--out", out.string()});
   ASSERT_EQ(r.status.code, 0) << r.output;
   EXPECT_NE(r.output.find("no GPU"), std::string::npos) << r.output;
@@ -59,7 +60,8 @@ TEST(OptimizeCli, BuiltinExpertWithoutAGpu) {
 // One rule for the exit status: a run in which no selected kernel could be
 // searched at all did nothing, and says so with each kernel's reason.
 TEST(OptimizeCli, ARunThatCouldSearchNoKernelExitsOneAndSaysWhy) {
-  fs::path out = scratch("nothing_searched");
+  TempDir tmp;
+  fs::path out = tmp / "nothing_searched";
   fs::create_directories(out);
   auto scan = stark({"scan", "-p", kBuild.string(), "--target", "nnops", "-o", (out / "m.json").string()});
   ASSERT_EQ(scan.status.code, 0) << scan.output;
@@ -190,7 +192,8 @@ bool any_file_contains(const fs::path& dir, const std::string& needle) {
 
 TEST(OptimizeCli, LlmTeamAgainstALocalServer) {
   ModelServer model;
-  fs::path out = scratch("openai");
+  TempDir tmp;
+  fs::path out = tmp / "openai";
   setenv("OPENAI_API_KEY", "sk-test-SECRET-123", 1);
   auto r = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "openai", "--base-url",
                   model.base(), "--model", "test-model", "--budget", "8", "--parallel", "1", "--seed", "4", "--force",
@@ -329,7 +332,8 @@ class GroundingModel {
 // HTML tree record each node's grounding.
 TEST(OptimizeCli, GroundingIsCheckedOnEveryPlanAndEveryCodeReply) {
   GroundingModel model;
-  fs::path out = scratch("grounding");
+  TempDir tmp;
+  fs::path out = tmp / "grounding";
   setenv("OPENAI_API_KEY", "sk-test", 1);
   auto r = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "openai", "--base-url",
                   model.base(), "--model", "grounding-model", "--budget", "3", "--parallel", "1", "--epsilon", "0",
@@ -378,9 +382,10 @@ class CountingModel {
 TEST(OptimizeCli, ForceAndNoCacheSendTheRequestsAgain) {
   CountingModel model;
   auto run = [&](const std::string& flag) {
+    TempDir tmp;  // a fresh --out each time: no saved search to resume
     auto r = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "openai", "--base-url",
                     model.base(), "--model", "counting-model", "--budget", "2", "--parallel", "1", "--seed", "9", flag,
-                    "--out", scratch("force").string()});
+                    "--out", (tmp / "force").string()});
     EXPECT_EQ(r.status.code, 0) << r.output;
     return model.requests();
   };
@@ -401,7 +406,8 @@ size_t count(const std::string& text, const std::string& what) {
 // A dry run shows each role's prompt once per kernel, with placeholders where
 // a search would have a plan or a failure, and fails nothing.
 TEST(OptimizeCli, DryRunPrintsEveryRolesPromptOnceAndFailsNothing) {
-  fs::path out = scratch("dry");
+  TempDir tmp;
+  fs::path out = tmp / "dry";
   auto r = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "anthropic", "--model",
                   "claude-sonnet-4-5", "--budget", "1", "--dry-run", "--out", out.string()});
   EXPECT_EQ(r.status.code, 0) << r.output;
@@ -417,14 +423,16 @@ TEST(OptimizeCli, DryRunPrintsEveryRolesPromptOnceAndFailsNothing) {
 }
 
 TEST(OptimizeCli, DryRunWithTheBuiltinBackendIsAUsageError) {
-  auto r = stark({"optimize", "-p", kBuild.string(), "--dry-run", "--out", scratch("dry_builtin").string()});
+  TempDir tmp;
+  auto r = stark({"optimize", "-p", kBuild.string(), "--dry-run", "--out", (tmp / "dry_builtin").string()});
   EXPECT_EQ(r.status.code, 2) << r.output;
   EXPECT_NE(r.output.find("the builtin backend sends none"), std::string::npos) << r.output;
 }
 
 // A command line that cannot work is refused before anything is scanned.
 TEST(OptimizeCli, OptionErrorsComeBeforeTheScan) {
-  fs::path missing = scratch("no_build") / "build";
+  TempDir tmp;
+  fs::path missing = tmp / "no_build" / "build";
   auto r = stark({"optimize", "-p", missing.string(), "--backend", "openai", "--base-url", "http://127.0.0.1:9/v1"});
   EXPECT_EQ(r.status.code, 2) << r.output;
   EXPECT_NE(r.output.find("needs a model"), std::string::npos) << r.output;
@@ -433,9 +441,10 @@ TEST(OptimizeCli, OptionErrorsComeBeforeTheScan) {
 
 // --max-cost is a promise STARK can keep only when it knows what replies cost.
 TEST(OptimizeCli, MaxCostNeedsAKnownPrice) {
+  TempDir tmp;
   auto r = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "openai", "--base-url",
                   "http://127.0.0.1:9/v1", "--model", "local-model", "--max-cost", "1", "--out",
-                  scratch("max_cost").string()});
+                  (tmp / "max_cost").string()});
   EXPECT_EQ(r.status.code, 2) << r.output;
   EXPECT_NE(r.output.find("--max-cost needs the price of every reply"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("is not openai's own API"), std::string::npos) << r.output;
@@ -443,7 +452,8 @@ TEST(OptimizeCli, MaxCostNeedsAKnownPrice) {
 
   // With the rates given, replies cost what the tokens say, and the limit holds.
   CountingModel model;
-  fs::path out = scratch("priced");
+  TempDir priced_tmp;
+  fs::path out = priced_tmp / "priced";
   auto priced = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "openai", "--base-url",
                        model.base(), "--model", "priced-model", "--price", "2", "10", "--max-cost", "5", "--budget", "2",
                        "--parallel", "1", "--no-cache", "--out", out.string()});
@@ -459,8 +469,9 @@ TEST(OptimizeCli, MaxCostNeedsAKnownPrice) {
 
 TEST(OptimizeCli, MissingKeyIsOneClearLine) {
   unsetenv("ANTHROPIC_API_KEY");
+  TempDir tmp;
   auto r = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "anthropic", "--model", "m",
-                  "--budget", "1", "--out", scratch("nokey").string()});
+                  "--budget", "1", "--out", (tmp / "nokey").string()});
   EXPECT_NE(r.status.code, 0);
   EXPECT_NE(r.output.find("ANTHROPIC_API_KEY"), std::string::npos) << r.output;
 }

@@ -11,17 +11,17 @@
 #include "core/process.h"
 #include "core/result.h"
 #include "tests/support/run_stark.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark {
 namespace {
 
 namespace fs = std::filesystem;
+using stark::testing::TempDir;
 
 const fs::path kBuild = fs::path(STARK_BINARY_DIR) / "tests/projects/wild-build";
 
 ProcessResult stark(std::vector<std::string> args) { return test_support::run_stark(STARK_EXE, std::move(args)); }
-
-fs::path scratch(const std::string& name) { return test_support::scratch_folder("real_code_cli_test", name); }
 
 /// Attempts whose candidate compiled (and, for relocatable code, linked).
 int compiled_attempts(const KernelResult& k) {
@@ -31,7 +31,8 @@ int compiled_attempts(const KernelResult& k) {
 }
 
 TEST(RealCodeCli, ASeparableCompilationLibraryIsSearchedEndToEnd) {
-  fs::path out = scratch("rdc");
+  TempDir tmp;
+  fs::path out = tmp / "rdc";
   auto r = stark({"optimize", "-p", kBuild.string(), "--target", "wild_rdc", "--budget", "3", "--out", out.string()});
   ASSERT_EQ(r.status.code, 0) << r.output;
   auto result = load_result(out.string());
@@ -45,7 +46,8 @@ TEST(RealCodeCli, ASeparableCompilationLibraryIsSearchedEndToEnd) {
 }
 
 TEST(RealCodeCli, AKernelUsedThroughAPointerIsSearchedWithItsLaunchKept) {
-  fs::path out = scratch("pointer");
+  TempDir tmp;
+  fs::path out = tmp / "pointer";
   auto r = stark({"optimize", "-p", kBuild.string(), "--target", "wild", "--kernel", "src/pointers.cu:wild::square",
                   "--budget", "3", "--out", out.string()});
   ASSERT_EQ(r.status.code, 0) << r.output;

@@ -9,22 +9,18 @@
 #include "core/file_io.h"
 #include "core/process.h"
 #include "tests/support/run_stark.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark {
 namespace {
 
 namespace fs = std::filesystem;
+using stark::testing::TempDir;
 
 const fs::path kSource = STARK_SOURCE_DIR;
 const fs::path kResult = kSource / "tests/report/result";
 
 ProcessResult stark(std::vector<std::string> args) { return test_support::run_stark(STARK_EXE, std::move(args)); }
-
-fs::path scratch(const std::string& name) {
-  fs::path d = test_support::scratch_folder("report_cli_test", name);
-  fs::create_directories(d);
-  return d;
-}
 
 int validate(const std::string& schema, const fs::path& file) {
   auto r = run_process({STARK_PYTHON, (kSource / "tests/tools/validate_json.py").string(), schema, file.string()});
@@ -41,7 +37,8 @@ TEST(ReportCli, MarkdownIsTheDefaultOnStandardOutput) {
 }
 
 TEST(ReportCli, EveryFormatToAFile) {
-  fs::path dir = scratch("formats");
+  TempDir tmp;
+  fs::path dir = tmp.path();
   for (const char* f : {"md", "html", "sarif", "json"}) {
     fs::path out = dir / (std::string("report.") + f);
     auto r = stark({"report", "--result", kResult.string(), "--format", f, "-o", out.string()});
@@ -73,7 +70,8 @@ TEST(ReportCli, ErrorsAreOneLineWithTheDocumentedExitCodes) {
 }
 
 TEST(ReportCli, ProblemsThatLeaveOutPartsAreWarnings) {
-  fs::path dir = scratch("stale");
+  TempDir tmp;
+  fs::path dir = tmp.path();
   fs::copy(kSource / "tests/report", dir, fs::copy_options::recursive);
   auto text = read_file(dir / "project/src/softmax.cu");
   ASSERT_TRUE(text);

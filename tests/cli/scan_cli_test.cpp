@@ -8,22 +8,18 @@
 #include "core/file_io.h"
 #include "core/process.h"
 #include "tests/support/run_stark.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark {
 namespace {
 
 namespace fs = std::filesystem;
+using stark::testing::TempDir;
 
 const fs::path kSource = STARK_SOURCE_DIR;
 const fs::path kEdgeBuild = fs::path(STARK_BINARY_DIR) / "tests/projects/edge-build";
 
 ProcessResult stark(std::vector<std::string> args) { return test_support::run_stark(STARK_EXE, std::move(args)); }
-
-fs::path scratch(const std::string& name) {
-  fs::path d = test_support::scratch_folder("cli_test", name);
-  fs::create_directories(d);
-  return d;
-}
 
 TEST(Cli, VersionAndUsageErrors) {
   auto v = stark({"--version"});
@@ -43,14 +39,16 @@ TEST(Cli, MissingBuildDirIsOneClearLine) {
   EXPECT_EQ(r.status.code, 1);
   EXPECT_EQ(r.output, "stark: error: build directory '/nonexistent/build' does not exist\n");
 
-  fs::path empty = scratch("empty");
+  TempDir tmp;
+  fs::path empty = tmp.path();
   auto none = stark({"scan", "-p", empty.string()});
   EXPECT_EQ(none.status.code, 1);
   EXPECT_EQ(std::count(none.output.begin(), none.output.end(), '\n'), 1) << none.output;
 }
 
 TEST(Cli, ScanWritesAManifestValidAgainstTheSchema) {
-  fs::path out = scratch("manifest") / "manifest.json";
+  TempDir tmp;
+  fs::path out = tmp.path() / "manifest.json";
   auto r = stark({"scan", "-p", kEdgeBuild.string(), "-o", out.string()});
   ASSERT_EQ(r.status.code, 0) << r.output;
   EXPECT_NE(r.output.find("6 kernels (7 instantiations, 11 launch sites) in 4 translation units"), std::string::npos)
@@ -63,7 +61,8 @@ TEST(Cli, ScanWritesAManifestValidAgainstTheSchema) {
 
 TEST(Cli, SchemaValidatorCatchesABrokenManifest) {
   // The validator itself must be able to fail, or the test above proves nothing.
-  fs::path dir = scratch("broken_manifest");
+  TempDir tmp;
+  fs::path dir = tmp.path();
   ASSERT_TRUE(write_json_file(dir / "m.json", {{"schema", "stark.manifest/1"}, {"source_root", "/x"},
                                                {"kernels", {{{"id", "no-colon"}}}}, {"diagnostics", nlohmann::json::array()}}));
   auto check = run_process({STARK_PYTHON, (kSource / "tests/tools/validate_json.py").string(),
@@ -73,7 +72,8 @@ TEST(Cli, SchemaValidatorCatchesABrokenManifest) {
 }
 
 TEST(Cli, SourceErrorsAreLocatedAndExitOne) {
-  fs::path build = scratch("bad");
+  TempDir tmp;
+  fs::path build = tmp.path();
   nlohmann::json db = nlohmann::json::array();
   for (const char* f : {"good.cu", "bad_option.cu"}) {
     fs::path file = kSource / "tests/projects/bad/src" / f;
@@ -109,7 +109,8 @@ TEST(Cli, DoctorParsesAProbeKernel) {
 // the variant check refuses preprocessor injection before nvcc ever reads the
 // file (and before a GPU is needed), and says so as a verdict.
 TEST(Cli, EvalRefusesAnInjectedVariantBeforeCompilingIt) {
-  fs::path dir = scratch("eval_injection");
+  TempDir tmp;
+  fs::path dir = tmp.path();
   fs::path manifest = dir / "manifest.json";
   ASSERT_EQ(stark({"scan", "-p", kEdgeBuild.string(), "-o", manifest.string()}).status.code, 0);
   const std::string kernel = "__global__ void axpy_c(int n, float a, const float* x, float* y) {\n"

@@ -10,11 +10,13 @@
 #include "core/process.h"
 #include "core/result.h"
 #include "tests/support/run_stark.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark {
 namespace {
 
 namespace fs = std::filesystem;
+using stark::testing::TempDir;
 
 const fs::path kProjects = fs::path(STARK_BINARY_DIR) / "tests/projects";
 const char* kSaxpy = "src/elementwise.cu:nnops::saxpy_kernel";
@@ -42,18 +44,17 @@ TEST(Workflow, ARelativeBuildDirPutsTheResultInsideIt) {
 }
 
 TEST(Workflow, DoubleDashEndsTheOptionsOfAManyValuedOption) {
-  const fs::path out = fs::temp_directory_path() / "stark_workflow_double_dash";
-  fs::remove_all(out);
+  TempDir tmp;
+  const fs::path out = tmp / "out";
   auto r = stark({"optimize", "-p", (kProjects / "nnops-build").string(), "--kernel", kSaxpy, "--budget", "1", "--out",
                   out.string(), "--", "ctest", "--test-dir", (kProjects / "nnops-build").string()});
   EXPECT_EQ(r.status.code, 0) << r.output;
   EXPECT_FALSE(has(r.output, "not expected")) << r.output;
-  fs::remove_all(out);
 }
 
 TEST(Workflow, ASecondRunIntoTheSameFolderIsRefused) {
-  const fs::path out = fs::temp_directory_path() / "stark_workflow_locked";
-  fs::remove_all(out);
+  TempDir tmp;
+  const fs::path out = tmp / "out";
   auto first = FolderLock::acquire(out, "stark optimize");  // the run in progress
   ASSERT_TRUE(first) << first.error().message;
   auto r = stark({"optimize", "-p", (kProjects / "nnops-build").string(), "--budget", "1", "--out", out.string()});
@@ -61,7 +62,6 @@ TEST(Workflow, ASecondRunIntoTheSameFolderIsRefused) {
   EXPECT_TRUE(has(r.output, "stark: error: '" + out.string() + "' is in use by another run (pid ")) << r.output;
   EXPECT_TRUE(has(r.output, ": stark optimize since ")) << r.output;
   EXPECT_FALSE(fs::exists(out / "manifest.json")) << "the second run wrote into the first one's folder";
-  fs::remove_all(out);
 }
 
 TEST(Workflow, TyposAreNamedWithTheNearestName) {
@@ -113,12 +113,12 @@ TEST(Workflow, ScanListsTheIdsThatKernelTakes) {
   EXPECT_FALSE(has(r.output, "\"schema\"")) << r.output;
 
   // A kernel's bare name is not an id; the error offers the id.
+  TempDir tmp;
   auto typo = stark({"optimize", "-p", (kProjects / "nnops-build").string(), "--kernel", "saxpy_kernel", "--out",
-                     (fs::temp_directory_path() / "stark_workflow_typo").string()});
+                     (tmp / "out").string()});
   EXPECT_EQ(typo.status.code, 1);
   EXPECT_TRUE(has(typo.output, "no kernel 'saxpy_kernel' in the manifest; did you mean '" + std::string(kSaxpy) + "'?"))
       << typo.output;
-  fs::remove_all(fs::temp_directory_path() / "stark_workflow_typo");
 }
 
 }  // namespace

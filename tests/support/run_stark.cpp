@@ -13,11 +13,4 @@ ProcessResult run_stark(const std::string& exe, std::vector<std::string> args, c
   return r ? *r : ProcessResult{};
 }
 
-fs::path scratch_folder(const std::string& suite, const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("stark_" + suite + "_" + name);
-  std::error_code ec;
-  fs::remove_all(d, ec);
-  return d;
-}
-
 }  // namespace stark::test_support

@@ -14,10 +14,6 @@ namespace stark::test_support {
 /// what it printed; a program that could not start fails the calling test.
 ProcessResult run_stark(const std::string& exe, std::vector<std::string> args, const std::filesystem::path& cwd = {});
 
-/// An empty folder for one test: <temp>/stark_<suite>_<name>, emptied first
-/// (not created: some tests want to see a command create it).
-std::filesystem::path scratch_folder(const std::string& suite, const std::string& name);
-
 }  // namespace stark::test_support
 
 #endif  // STARK_TESTS_SUPPORT_RUN_STARK_H
