@@ -12,6 +12,8 @@
 #include "core/manifest.h"
 #include "core/process.h"
 #include "tests/support/nvcc_symbols.h"
+#include "tests/support/run_stark.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark {
 namespace {
@@ -23,24 +25,27 @@ const fs::path kBuild = fs::path(STARK_BINARY_DIR) / "tests/projects/nnops-build
 class ExampleScan : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    path_ = new fs::path(fs::temp_directory_path() / "stark_example_scan_test" / "manifest.json");
-    auto r = run_process({STARK_EXE, "scan", "-p", kBuild.string(), "--target", "nnops", "-o", path_->string()});
-    ASSERT_TRUE(r);
-    output_ = new std::string(r->output);
-    ASSERT_EQ(r->status.code, 0) << r->output;
+    dir_ = new testing::TempDir;
+    path_ = new fs::path(dir_->path() / "scan" / "manifest.json");
+    auto r = test_support::run_stark(STARK_EXE, {"scan", "-p", kBuild.string(), "--target", "nnops", "-o", path_->string()});
+    output_ = new std::string(r.output);
+    ASSERT_EQ(r.status.code, 0) << r.output;
   }
   static void TearDownTestSuite() {
     delete path_;
     delete output_;
+    delete dir_;
   }
   static Manifest manifest() {
     auto m = load_manifest(path_->string());
     EXPECT_TRUE(m) << m.error().message;
     return m ? *m : Manifest{};
   }
+  static testing::TempDir* dir_;
   static fs::path* path_;
   static std::string* output_;
 };
+testing::TempDir* ExampleScan::dir_ = nullptr;
 fs::path* ExampleScan::path_ = nullptr;
 std::string* ExampleScan::output_ = nullptr;
 
