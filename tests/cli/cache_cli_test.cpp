@@ -17,7 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-ProcessResult stark(std::vector<std::string> args) { return test_support::run_stark(STARK_EXE, std::move(args)); }
+ProcessResult stark(std::vector<std::string> args) { return testing::run_stark(STARK_EXE, std::move(args)); }
 
 fs::path filled_cache() {
   fs::path dir = fs::path(STARK_BINARY_DIR) / "tests/cache-cli-scratch" /

@@ -27,7 +27,7 @@ class ExampleScan : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = new testing::TempDir;
     path_ = new fs::path(dir_->path() / "scan" / "manifest.json");
-    auto r = test_support::run_stark(STARK_EXE, {"scan", "-p", kBuild.string(), "--target", "nnops", "-o", path_->string()});
+    auto r = testing::run_stark(STARK_EXE, {"scan", "-p", kBuild.string(), "--target", "nnops", "-o", path_->string()});
     output_ = new std::string(r.output);
     ASSERT_EQ(r.status.code, 0) << r.output;
   }

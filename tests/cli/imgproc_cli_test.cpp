@@ -22,7 +22,7 @@ using stark::testing::TempDir;
 
 const fs::path kBuild = fs::path(STARK_BINARY_DIR) / "tests/projects/imgproc-build";
 
-ProcessResult stark(std::vector<std::string> args) { return test_support::run_stark(STARK_EXE, std::move(args)); }
+ProcessResult stark(std::vector<std::string> args) { return testing::run_stark(STARK_EXE, std::move(args)); }
 
 TEST(ImgprocCli, TheScanFindsEveryKernelAndSaysWhatItCannotRewrite) {
   TempDir tmp;

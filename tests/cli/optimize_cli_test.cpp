@@ -27,7 +27,7 @@ using stark::testing::TempDir;
 const fs::path kBuild = fs::path(STARK_BINARY_DIR) / "tests/projects/nnops-build";
 const char* kSaxpy = "src/elementwise.cu:nnops::saxpy_kernel";
 
-ProcessResult stark(std::vector<std::string> args) { return test_support::run_stark(STARK_EXE, std::move(args)); }
+ProcessResult stark(std::vector<std::string> args) { return testing::run_stark(STARK_EXE, std::move(args)); }
 
 void validate(const fs::path& schema, const fs::path& file) {
   auto check = run_process({STARK_PYTHON, std::string(STARK_SOURCE_DIR) + "/tests/tools/validate_json.py",

@@ -21,7 +21,7 @@ using stark::testing::TempDir;
 
 const fs::path kBuild = fs::path(STARK_BINARY_DIR) / "tests/projects/wild-build";
 
-ProcessResult stark(std::vector<std::string> args) { return test_support::run_stark(STARK_EXE, std::move(args)); }
+ProcessResult stark(std::vector<std::string> args) { return testing::run_stark(STARK_EXE, std::move(args)); }
 
 /// Attempts whose candidate compiled (and, for relocatable code, linked).
 int compiled_attempts(const KernelResult& k) {

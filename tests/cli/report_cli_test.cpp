@@ -20,7 +20,7 @@ using stark::testing::TempDir;
 const fs::path kSource = STARK_SOURCE_DIR;
 const fs::path kResult = kSource / "tests/report/result";
 
-ProcessResult stark(std::vector<std::string> args) { return test_support::run_stark(STARK_EXE, std::move(args)); }
+ProcessResult stark(std::vector<std::string> args) { return testing::run_stark(STARK_EXE, std::move(args)); }
 
 int validate(const std::string& schema, const fs::path& file) {
   auto r = run_process({STARK_PYTHON, (kSource / "tests/tools/validate_json.py").string(), schema, file.string()});

@@ -19,7 +19,7 @@ using stark::testing::TempDir;
 const fs::path kSource = STARK_SOURCE_DIR;
 const fs::path kEdgeBuild = fs::path(STARK_BINARY_DIR) / "tests/projects/edge-build";
 
-ProcessResult stark(std::vector<std::string> args) { return test_support::run_stark(STARK_EXE, std::move(args)); }
+ProcessResult stark(std::vector<std::string> args) { return testing::run_stark(STARK_EXE, std::move(args)); }
 
 TEST(Cli, VersionAndUsageErrors) {
   auto v = stark({"--version"});

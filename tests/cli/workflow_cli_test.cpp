@@ -22,7 +22,7 @@ const fs::path kProjects = fs::path(STARK_BINARY_DIR) / "tests/projects";
 const char* kSaxpy = "src/elementwise.cu:nnops::saxpy_kernel";
 
 ProcessResult stark(std::vector<std::string> args, const fs::path& cwd = {}) {
-  return test_support::run_stark(STARK_EXE, std::move(args), cwd);
+  return testing::run_stark(STARK_EXE, std::move(args), cwd);
 }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }

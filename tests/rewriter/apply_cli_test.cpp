@@ -27,7 +27,7 @@ using nlohmann::json;
 
 const fs::path kSource = STARK_SOURCE_DIR;
 
-ProcessResult stark(std::vector<std::string> args) { return test_support::run_stark(STARK_EXE, std::move(args)); }
+ProcessResult stark(std::vector<std::string> args) { return testing::run_stark(STARK_EXE, std::move(args)); }
 
 fs::path scratch(const std::string& name) {
   fs::path d = (std::filesystem::path(STARK_BINARY_DIR) / "tests/rewriter-scratch") / ("apply_cli_" + name);

@@ -107,7 +107,7 @@ TEST(HostileResultCli, ApplyNeverRunsACompilerTheResultNames) {
   ASSERT_TRUE(write_json_file(dir / "manifest.json", json(m)));
   ASSERT_TRUE(write_json_file(dir / "result.json", result_over(m, dir / "manifest.json", json::array({axpy_improved()}))));
 
-  auto r = test_support::run_stark(STARK_EXE, {"apply", "--result", dir.string(), "-j", "2"});
+  auto r = testing::run_stark(STARK_EXE, {"apply", "--result", dir.string(), "-j", "2"});
   EXPECT_FALSE(fs::exists(marker)) << *read_file(marker);
   EXPECT_EQ(r.status.code, 0) << r.output;
   EXPECT_NE(r.output.find("stark: compile check: 1 translation unit, 2 compiles\n"), std::string::npos) << r.output;

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace stark::test_support {
+namespace stark::testing {
 
 namespace fs = std::filesystem;
 
@@ -13,4 +13,4 @@ ProcessResult run_stark(const std::string& exe, std::vector<std::string> args, c
   return r ? *r : ProcessResult{};
 }
 
-}  // namespace stark::test_support
+}  // namespace stark::testing

@@ -8,12 +8,12 @@
 
 #include "core/process.h"
 
-namespace stark::test_support {
+namespace stark::testing {
 
 /// Runs `exe args...` in `cwd` (empty: the test's own folder) and returns
 /// what it printed; a program that could not start fails the calling test.
 ProcessResult run_stark(const std::string& exe, std::vector<std::string> args, const std::filesystem::path& cwd = {});
 
-}  // namespace stark::test_support
+}  // namespace stark::testing
 
 #endif  // STARK_TESTS_SUPPORT_RUN_STARK_H
