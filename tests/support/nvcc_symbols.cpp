@@ -1,19 +1,19 @@
 #include "tests/support/nvcc_symbols.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <sstream>
 
 #include "core/process.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark::testing {
 
 std::set<std::string> nvcc_kernel_symbols(const CompileCommand& c) {
   namespace fs = std::filesystem;
-  fs::path cubin = fs::temp_directory_path() /
-                   ("stark_symbols_" + std::to_string(getpid()) + "_" + fs::path(c.file).stem().string() + ".cubin");
+  TempDir tmp("symbols");
+  fs::path cubin = tmp / (fs::path(c.file).stem().string() + ".cubin");
   std::vector<std::string> args = {c.arguments.at(0)};
   for (size_t i = 1; i < c.arguments.size(); ++i) {
     const std::string& a = c.arguments[i];
@@ -32,7 +32,6 @@ std::set<std::string> nvcc_kernel_symbols(const CompileCommand& c) {
     return out;
   }
   auto readelf = run_process({"readelf", "-sW", cubin.string()});
-  fs::remove(cubin);
   if (!readelf || readelf->status.code != 0) {
     ADD_FAILURE() << "readelf failed on " << cubin;
     return out;
