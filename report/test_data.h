@@ -10,6 +10,7 @@
 
 #include "core/process.h"
 #include "report/report_input.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark::report::testing {
 
@@ -18,9 +19,11 @@ namespace fs = std::filesystem;
 /// tests/report/: result/ (result.json, manifest.json), project/ (sources).
 inline fs::path data_dir() { return fs::path(STARK_SOURCE_DIR) / "tests/report"; }
 
-/// An empty folder of its own under the temp dir.
+/// An empty folder of its own, inside one TempDir for the whole binary so
+/// that the paths can outlive the call and still go when the binary exits.
 inline fs::path scratch(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("stark_report_test_" + name);
+  static const stark::testing::TempDir root("report-test");
+  fs::path d = root / name;
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
