@@ -16,7 +16,7 @@
 
 #include "core/child_process.h"
 #include "core/file_io.h"
-#include "core/scratch_dir.h"
+#include "tests/support/temp_dir.h"
 
 namespace stark {
 namespace {
@@ -47,9 +47,8 @@ pid_t interrupted_parent(const fs::path& pid_file, int sig) {
 }
 
 void expect_signal_reaches_the_group(int sig) {
-  auto dir = ScratchDir::create("child_groups_test");
-  ASSERT_TRUE(dir) << dir.error().message;
-  fs::path pid_file = dir->path() / "child.pid";
+  testing::TempDir dir("child_groups_test");
+  fs::path pid_file = dir / "child.pid";
   pid_t parent = interrupted_parent(pid_file, sig);
   ASSERT_GT(parent, 0);
   int status = 0;
