@@ -45,7 +45,9 @@ Expected<Variant> Privatize::apply(const Subject& s, const Params& p) const {
   std::string why;
   auto body = guarded_body(a, s.source, &why);
   if (!at || !body) return Error{"privatize does not apply: " + (why.empty() ? std::string("no atomic scatter into a table") : why)};
-  const int capacity = static_cast<int>(p.get_or("bins", 1024));
+  const int64_t capacity = p.get_or("bins", 1024);
+  // A plan names the parameter: a capacity past 48 KiB of shared memory (12288 4-byte bins) cannot launch.
+  if (capacity < 1 || capacity > 12288) return Error{fmt::format("privatize: bins={} is not from 1 to 12288", capacity)};
   std::string type = element_type(a, at->base);
   std::string local = helper_name(a.name, "table");
   std::string raw = helper_name(a.name, "shared");

@@ -175,6 +175,19 @@ TEST_F(Strategies, EveryOptionValidatesAndCompiles) {
   EXPECT_GE(checked, 15);
 }
 
+// A plan names the parameters, so they are checked: a shared table past what
+// a block can hold (or none at all) is refused, not built into a launch that fails.
+TEST_F(Strategies, APrivatisedTableOutsideSharedMemoryIsRefused) {
+  BuiltinTeam team(manifest_->source_root, setup());
+  const Kernel& k = kernel("src/histogram.cu:nnops::histogram_kernel");
+  ASSERT_TRUE(code(team, k, "privatize(block=512,blocks_per_sm=4,ilp=1,bins=1024)").value);
+  for (const char* bins : {"100000000", "0", "-4"}) {
+    auto reply = code(team, k, fmt::format("privatize(block=512,blocks_per_sm=4,ilp=1,bins={})", bins));
+    ASSERT_FALSE(reply.value) << bins;
+    EXPECT_NE(reply.value.error().message.find("is not from 1 to 12288"), std::string::npos) << reply.value.error().message;
+  }
+}
+
 TEST_F(Strategies, DebugBacksOffToTheNextParameters) {
   BuiltinTeam team(manifest_->source_root, setup());
   const Kernel& k = kernel("src/softmax.cu:nnops::softmax_rows_kernel");
