@@ -148,14 +148,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
       g.statement = snip(s->getSourceRange());
       if (c->getOpcode() == BO_GE && is_return(s->getThen())) g.early_return = true;
       else if (c->getOpcode() != BO_LT) continue;
-      if (!g.early_return) {
-        if (const auto* cs = dyn_cast<CompoundStmt>(s->getThen())) {
-          Snippet inner = snip(cs->getSourceRange());
-          if (inner.valid()) g.then_body = {inner.text.substr(1, inner.text.size() - 2), inner.begin + 1, inner.end - 1};
-        } else {
-          g.then_body = snip(s->getThen()->getSourceRange());  // a single statement (its ';' not included)
-        }
-      }
+      if (!g.early_return) g.then_body = statements_of(s->getThen());
       out_.guards.push_back(std::move(g));
     }
     return true;
@@ -373,13 +366,17 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     g.var = var->getNameAsString();
     g.bound = snip(cast<BinaryOperator>(f->getCond()->IgnoreParenImpCasts())->getRHS()->getSourceRange());
     g.statement = loop;
-    if (const auto* cs = dyn_cast<CompoundStmt>(f->getBody())) {
-      Snippet inner = snip(cs->getSourceRange());
-      if (inner.valid()) g.then_body = {inner.text.substr(1, inner.text.size() - 2), inner.begin + 1, inner.end - 1};
-    } else {
-      g.then_body = snip(f->getBody()->getSourceRange());
-    }
+    g.then_body = statements_of(f->getBody());
     out_.guards.push_back(std::move(g));
+  }
+
+  /// The statements a branch or loop body runs: a block's contents without
+  /// its braces, or the single statement (its ';' not included).
+  Snippet statements_of(const Stmt* body) const {
+    if (!isa<CompoundStmt>(body)) return snip(body->getSourceRange());
+    Snippet block = snip(body->getSourceRange());
+    if (!block.valid()) return {};
+    return {block.text.substr(1, block.text.size() - 2), block.begin + 1, block.end - 1};
   }
 
   const Stmt* enclosing_statement() const {
