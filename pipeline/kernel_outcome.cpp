@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/check_names.h"
+
 namespace stark {
 
 namespace {
@@ -56,7 +58,7 @@ KernelResult kernel_result(const Kernel& kernel, const SearchOutcome& outcome) {
   k.checks = b.checks;
   k.strategies = path_strategies(tree, *best);
   for (const auto& c : b.checks)
-    if (c.name == "restrict_assumption" && !c.detail.empty()) k.assumptions.push_back(c.detail);
+    if (c.name == check::kRestrictAssumption && !c.detail.empty()) k.assumptions.push_back(c.detail);
   return k;
 }
 

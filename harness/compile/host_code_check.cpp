@@ -2,26 +2,16 @@
 
 #include <vector>
 #include <string>
-#include <cxxabi.h>
 #include <fmt/format.h>
 
-#include <cstdlib>
 #include <set>
 
+#include "harness/common/demangle.h"
 #include "harness/common/elf_file.h"
 
 namespace stark::harness {
 
 namespace {
-
-std::string demangle(const std::string& name) {
-  int status = 0;
-  char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
-  if (status != 0 || !d) return name;
-  std::string out(d);
-  std::free(d);
-  return out;
-}
 
 // GCC's clones of one function (foo.cold, foo.part.0, foo.isra.0...) count as foo.
 std::string base_name(const std::string& name) {

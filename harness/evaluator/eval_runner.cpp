@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/check_names.h"
 #include "core/manifest.h"
 #include "core/text.h"
 #include "core/variant.h"
@@ -38,7 +39,7 @@ int run_eval(EvalOptions o, const Printer& out) {
     e.kernel = kernel->id;
     e.verdict = Verdict::Rejected;
     e.reason = "variant_check: " + valid.error().message;
-    e.checks = {Check{"variant_check", false, valid.error().message}};
+    e.checks = {Check{check::kVariantCheck, false, valid.error().message}};
   } else {
     GpuEvaluator evaluator(*manifest, o.evaluator);
     if (!evaluator.gpu()) {
@@ -62,7 +63,7 @@ std::string verdict_line(const Evaluation& e) {
   std::vector<std::string> unsanitized, unjudged;
   for (const auto& c : e.checks) {
     if (c.ok) continue;
-    if (c.name == "memcheck" || c.name == "racecheck" || c.name == "host_code")
+    if (c.name == check::kMemcheck || c.name == check::kRacecheck || c.name == check::kHostCode)
       unsanitized.push_back(fmt::format("{} {}", c.name, c.detail));
     else if (c.name == check::kOtherSizes)
       unjudged.push_back(fmt::format("no other size judged ({})", c.detail));

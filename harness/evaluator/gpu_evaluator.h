@@ -22,11 +22,13 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/evaluator.h"
 #include "core/manifest.h"
 #include "harness/compile/compile_service.h"
+#include "harness/evaluator/evaluation_run.h"
 #include "harness/evaluator/worker_pool.h"
 #include "harness/evaluator/worker_process.h"
 #include "harness/worker/protocol.h"
@@ -99,7 +101,26 @@ class GpuEvaluator final : public Evaluator {
   CompileService& compiler() { return compiler_; }
 
  private:
-  Evaluation evaluate_impl(const Kernel& kernel, const Variant& variant);
+  // The gates (the order is kGates, in gpu_evaluator.cpp). Each reads what
+  // the ones before it left in the run and finishes the run when it decides.
+  using Gate = void (GpuEvaluator::*)(EvaluationRun&);
+  static const Gate kGates[];
+  void check_launch(EvaluationRun& run);          // compile_gates.cpp
+  void compile(EvaluationRun& run);
+  void start_final_compiles(EvaluationRun& run);
+  void check_signature(EvaluationRun& run);
+  void require_gpu(EvaluationRun& run);           // capture_gates.cpp
+  void choose_captures(EvaluationRun& run);
+  void check_restrict_assumption(EvaluationRun& run);
+  void judge_on_gpu(EvaluationRun& run);          // worker_judge.cpp
+  void check_host_code(EvaluationRun& run);       // compile_gates.cpp
+  void check_archs(EvaluationRun& run);
+  void sanitize(EvaluationRun& run);              // sanitize_gate.cpp
+  void profile(EvaluationRun& run);               // profile_gate.cpp
+  void accept(EvaluationRun& run);                // gpu_evaluator.cpp
+
+  CompileRequest compile_request(const EvaluationRun& run, std::optional<std::string> source, CompileMode mode,
+                                 const std::string& arch) const;
   /// What the workers said of a request (worker_judge.cpp).
   struct GpuJudgement {
     EvaluateReply reply;
@@ -139,9 +160,11 @@ class GpuEvaluator final : public Evaluator {
   std::mutex store_mutex_;
 };
 
-/// Parameters the variant newly declares __restrict__ (a textual comparison
-/// of the kernel's parameter lists in the original and the variant).
-std::vector<std::string> restrict_added(const std::string& original, const std::string& variant, const std::string& name);
+/// The kernel's pointer parameters (by their names in the manifest) that
+/// the variant's definition declares __restrict__ and the original does
+/// not, read from the variant's tokens by position. A parameter spelled
+/// with a macro the variant defines counts as declaring it.
+std::vector<std::string> restrict_added(const Kernel& kernel, std::string_view variant_source);
 
 }  // namespace stark::harness
 

@@ -172,12 +172,44 @@ TEST_F(GpuEvaluatorTest, InstantiationsOfOtherUnitsAreLeftOutAndSaidSo) {
   EXPECT_NE(e.reason.find("nothing was run"), std::string::npos) << e.reason;
 }
 
+Kernel restrict_kernel() {
+  Kernel k;
+  k.name = "k";
+  k.params = {scalar("n", "int", 4), pointer("x", "float", true), pointer("y", "float", false)};
+  k.params[2].is_restrict = true;  // the original: float* __restrict__ y
+  return k;
+}
+
 TEST(RestrictAdded, FindsNewRestrictParameters) {
   std::string original = "__global__ void k(int n, const float* x, float* __restrict__ y) {}";
   std::string variant = "static __device__ int h(int v) { return v; }\n"
                         "__global__ void k(int n, const float* __restrict__ x, float* __restrict__ y) {}";
-  EXPECT_EQ(restrict_added(original, variant, "k"), std::vector<std::string>{"x"});
-  EXPECT_TRUE(restrict_added(original, original, "k").empty());
+  EXPECT_EQ(restrict_added(restrict_kernel(), variant), std::vector<std::string>{"x"});
+  EXPECT_TRUE(restrict_added(restrict_kernel(), original).empty());
+}
+
+// The attack: a declaration in a comment (or a string) before the real one
+// showed the text scanner a parameter list without __restrict__, and the
+// assumption went unchecked.
+TEST(RestrictAdded, ADeclarationInACommentOrStringDoesNotHideTheRealOne) {
+  std::string variant = "// __global__ void k(int n, const float* x, float* y)\n"
+                        "static const char* s = \"__global__ void k(int n, const float* x, float* y)\";\n"
+                        "__global__ void k(int n, const float* __restrict__ x, float* __restrict__ y) {}";
+  EXPECT_EQ(restrict_added(restrict_kernel(), variant), std::vector<std::string>{"x"});
+}
+
+// The attack: __restrict__ behind a macro the variant defines.
+TEST(RestrictAdded, AParameterSpelledWithTheVariantsMacroCountsAsRestrict) {
+  std::string variant = "#define NOALIAS __restrict__\n"
+                        "__global__ void k(int n, const float* NOALIAS x, float* __restrict__ y) {}";
+  EXPECT_EQ(restrict_added(restrict_kernel(), variant), std::vector<std::string>{"x"});
+}
+
+TEST(RestrictAdded, TemplateArgumentsAndRenamedParametersKeepTheirPositions) {
+  Kernel k = restrict_kernel();
+  k.params.insert(k.params.begin() + 1, scalar("shape", "Shape<int, Dim<2>>", 8));
+  std::string variant = "__global__ void k(int count, Shape<int, Dim<2>> s, const float* __restrict__ in, float* out) {}";
+  EXPECT_EQ(restrict_added(k, variant), std::vector<std::string>{"x"});
 }
 
 }  // namespace

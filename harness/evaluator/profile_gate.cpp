@@ -64,4 +64,12 @@ void GpuEvaluator::add_ncu_facts(const EvaluateRequest& req, const std::vector<s
   if (auto got = profile(req.variant_cubin, req.launch)) add_ncu_reading(e.variant_profile, *got, fma_peak);
 }
 
+void GpuEvaluator::profile(EvaluationRun& run) {
+  // The original's own evaluation (the search's root) and what could be
+  // the result; a slower candidate would only cost time.
+  bool original_itself = run.original_cubin == run.candidate_cubin;
+  bool could_win = run.faster_than_original && run.could_win;
+  if (original_itself || could_win) add_ncu_facts(run.request, run.captures, run.capture_index(options_.store), run.e);
+}
+
 }  // namespace stark::harness

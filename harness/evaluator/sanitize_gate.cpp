@@ -1,6 +1,7 @@
-// The compute-sanitizer gate of GpuEvaluator: the instrumented runs of one
-// candidate. The policy (which candidates are sanitized, what a finding
-// means for the verdict) stays in gpu_evaluator.cpp.
+// The compute-sanitizer gate of GpuEvaluator: memcheck and racecheck of a
+// candidate that can be the result. The search keeps the fastest, so one
+// slower than a candidate that already passed the sanitizers can never win,
+// and instrumenting it would only cost time.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -42,10 +43,43 @@ std::vector<Check> GpuEvaluator::run_sanitizers(const EvaluateRequest& req, cons
     return c;
   };
   std::vector<std::future<Check>> runs;
-  for (const char* tool : {"memcheck", "racecheck"}) runs.push_back(std::async(std::launch::async, sanitized, tool));
+  for (const char* tool : {check::kMemcheck, check::kRacecheck}) runs.push_back(std::async(std::launch::async, sanitized, tool));
   std::vector<Check> results;
   for (auto& r : runs) results.push_back(r.get());
   return results;
+}
+
+void GpuEvaluator::sanitize(EvaluationRun& run) {
+  if (options_.sanitize == GpuEvaluatorOptions::Sanitize::Never) return;
+  const std::string& kernel = run.kernel.id;
+  std::optional<double> fastest_passed;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = fastest_sanitized_us_.find(kernel); it != fastest_sanitized_us_.end()) fastest_passed = it->second;
+  }
+  const std::optional<double>& time = run.e.variant_us;
+  run.could_win = !fastest_passed || !time || *time <= *fastest_passed;
+  if (options_.sanitize == GpuEvaluatorOptions::Sanitize::Accepted && !(run.faster_than_original && run.could_win)) {
+    std::string why = !run.faster_than_original
+                          ? "not run: only candidates faster than the original are sanitized"
+                          : fmt::format("not run: slower than {:.3g} us of a candidate that passed it, so it cannot be "
+                                        "the result",
+                                        *fastest_passed);
+    run.not_run(check::kMemcheck, why);
+    run.not_run(check::kRacecheck, why);
+    return;
+  }
+  std::vector<Check> results = run_sanitizers(run.request, run.captures, run.capture_index(options_.store));
+  run.end_phase("sanitize");
+  run.add(results);
+  if (run.finished()) return;
+  // Ran and passed: a check that could not run proves nothing.
+  bool both_passed = std::all_of(results.begin(), results.end(), [](const Check& c) { return c.ok == true; });
+  if (both_passed && time) {
+    std::lock_guard lock(mutex_);
+    auto [it, fresh] = fastest_sanitized_us_.emplace(kernel, *time);
+    if (!fresh) it->second = std::min(it->second, *time);
+  }
 }
 
 }  // namespace stark::harness

@@ -26,6 +26,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/check_names.h"
 #include "core/evaluation.h"
 #include "core/manifest.h"
 #include "core/variant.h"
@@ -120,21 +121,6 @@ void from_json(const nlohmann::json& j, EvaluateRequest& r);
 void to_json(nlohmann::json& j, const EvaluateReply& r);
 void from_json(const nlohmann::json& j, EvaluateReply& r);
 
-// Names of the checks the worker runs (docs/design.md, "What a speedup must survive"); the evaluator adds its own.
-namespace check {
-inline constexpr const char* kBaselineReplay = "baseline_replay";    // the original reproduces each capture
-inline constexpr const char* kLaunch = "launch";                     // the override is a valid launch
-inline constexpr const char* kNoCrash = "no_crash";                  // no fault, no hang
-inline constexpr const char* kCorrectness = "correctness";           // written buffers match, unread ones poisoned
-inline constexpr const char* kInputsUnchanged = "inputs_unchanged";  // what the original leaves alone stays so
-inline constexpr const char* kGuards = "guard_canaries";             // nothing written outside the buffers
-inline constexpr const char* kRepeat = "repeat_stable";              // same answer on a second launch
-inline constexpr const char* kOtherSizes = "other_sizes";            // same answer as the original at smaller sizes
-inline constexpr const char* kFuzz = "fuzzed_inputs";                // same answer as the original on fuzzed data
-inline constexpr const char* kRecheck = "recheck_after_timing";      // still right after the timed runs
-inline constexpr const char* kTiming = "timing";                     // timed (spread within bounds)
-inline constexpr const char* kTimedOutputs = "timed_outputs";        // timed launches, read back at random, were right
-}  // namespace check
 
 /// Why a GPU worker's reply to `request` cannot stand as a verdict, or ""
 /// when it can: it answers another request, lacks a check every verdict
