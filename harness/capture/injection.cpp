@@ -143,6 +143,120 @@ std::optional<Snapshot> snapshot(State& s, const Pending& p, CUdeviceptr base, s
   return snap;
 }
 
+/// Where a pointer argument points (the allocation's base, size and
+/// offset, recorded in `p`), or why such a launch is not captured.
+std::optional<std::string> pointer_arg(State& s, const ParamSpec& ps, uint64_t value, CUdevice device, Pending& p,
+                                       std::vector<uint64_t>& sizes, CapturedArg& a) {
+  const CudaDriver& cu = *s.cu;
+  CUdeviceptr ptr = static_cast<CUdeviceptr>(value);
+  unsigned int type = 0;
+  unsigned int managed = 0;
+  int ordinal = -1;
+  if (cu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, ptr) != CUDA_SUCCESS)
+    return fmt::format("parameter '{}' does not point to CUDA memory (plain host memory or another allocator's): not "
+                       "captured",
+                       ps.name);
+  cu.cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, ptr);
+  if (type == CU_MEMORYTYPE_HOST && !managed)
+    return fmt::format("parameter '{}' points to host memory mapped for the GPU: host-mapped buffers are not captured",
+                       ps.name);
+  if (!managed && cu.cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr) == CUDA_SUCCESS &&
+      ordinal != static_cast<int>(device))
+    return fmt::format("parameter '{}' points to memory of GPU {} while the kernel runs on GPU {}: launches across GPUs "
+                       "are not captured",
+                       ps.name, ordinal, static_cast<int>(device));
+  CUdeviceptr base = 0;
+  size_t size = 0;
+  if (cu.cuMemGetAddressRange(&base, &size, ptr) != CUDA_SUCCESS)
+    return fmt::format("parameter '{}': the driver does not know the allocation it points into", ps.name);
+  int index = -1;
+  for (size_t b = 0; b < p.bases.size(); ++b)
+    if (p.bases[b] == base) index = static_cast<int>(b);
+  if (index < 0) {
+    index = static_cast<int>(p.bases.size());
+    p.bases.push_back(base);
+    p.writable.push_back(false);
+    sizes.push_back(size);
+    p.capture.buffers.push_back({size, parse_dtype(ps.type).name(), managed ? "managed" : "device", "", std::nullopt});
+  }
+  if (!ps.is_const) p.writable[static_cast<size_t>(index)] = true;
+  a.buffer = index;
+  a.offset = ptr - base;
+  return std::nullopt;
+}
+
+/// Why a struct argument cannot be captured: it holds a GPU pointer, whose
+/// memory would not be.
+std::optional<std::string> struct_holds_pointer(State& s, const ParamSpec& ps, const std::string& bytes) {
+  for (size_t off : pointer_slots(bytes.size())) {
+    uint64_t w = 0;
+    std::memcpy(&w, bytes.data() + off, 8);
+    unsigned int type = 0;
+    if (w && s.cu->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, static_cast<CUdeviceptr>(w)) ==
+                 CUDA_SUCCESS)
+      return fmt::format("parameter '{}' (a struct) holds a GPU pointer at byte {}: memory behind pointers inside "
+                         "structs is not captured",
+                         ps.name, off);
+  }
+  return std::nullopt;
+}
+
+/// The launch's arguments into p.capture (buffers by allocation, scalars and
+/// structs by value), or why the launch is not captured.
+std::optional<std::string> capture_args(State& s, const PlanInstantiation& plan, const std::vector<std::string>& bytes,
+                                        Pending& p, std::vector<uint64_t>& sizes) {
+  CUdevice device = 0;
+  s.cu->cuCtxGetDevice(&device);
+  for (size_t i = 0; i < plan.params.size(); ++i) {
+    const ParamSpec& ps = plan.params[i];
+    CapturedArg a;
+    a.name = ps.name;
+    if (ps.kind == ParamKind::Pointer) {
+      a.kind = CapturedArg::Kind::Pointer;
+      uint64_t v = 0;
+      std::memcpy(&v, bytes[i].data(), std::min<size_t>(8, bytes[i].size()));
+      if (v)
+        if (auto why = pointer_arg(s, ps, v, device, p, sizes, a)) return why;
+    } else {
+      a.kind = ps.kind == ParamKind::Record ? CapturedArg::Kind::Record : CapturedArg::Kind::Scalar;
+      a.bytes = bytes[i];
+      if (ps.kind == ParamKind::Record)
+        if (auto why = struct_holds_pointer(s, ps, a.bytes)) return why;
+    }
+    p.capture.args.push_back(std::move(a));
+  }
+  return std::nullopt;
+}
+
+/// Copies of the buffers and module variables before the launch, enqueued
+/// on its stream (ordered before the kernel, so nothing waits here), or why
+/// they could not be taken.
+std::optional<std::string> snapshot_before(State& s, const PlanInstantiation& plan, const Launch& l, Pending& p,
+                                           const std::vector<uint64_t>& sizes) {
+  const CudaDriver& cu = *s.cu;
+  p.stage = s.stage.get();
+  cu.cuCtxGetCurrent(&p.context);
+  for (size_t b = 0; b < p.bases.size(); ++b) {
+    auto snap = snapshot(s, p, p.bases[b], sizes[b]);
+    if (!snap) return "the driver refused to copy an argument's memory";
+    p.before.push_back(std::move(*snap));
+  }
+  for (const auto& name : plan.globals) {
+    auto g = module_variable(cu, l.f, name);
+    if (!g)
+      // Replaying without the variable's value would judge both kernels on
+      // made-up data: no capture rather than an unfaithful one.
+      return fmt::format("its module variable '{}' could not be read: {}", name, g.error().message);
+    HostCopy data = s.buffers->take(g->second);
+    if (cu.cuMemcpyDtoHAsync(data.data.get(), g->first, g->second, l.stream) != CUDA_SUCCESS)
+      return fmt::format("the driver refused to copy module variable '{}'", name);
+    p.global_addrs.push_back(*g);
+    p.global_names.push_back(name);
+    p.globals_before.push_back(std::move(data));
+  }
+  return std::nullopt;
+}
+
 void on_enter(State& s, const CUpti_CallbackData* cb, const PlanInstantiation& plan, const Launch& l) {
   const CudaDriver& cu = *s.cu;
   std::lock_guard lock(s.mutex);
@@ -163,8 +277,6 @@ void on_enter(State& s, const CUpti_CallbackData* cb, const PlanInstantiation& p
   if (l.shape.cluster)
     return refuse(s, plan.kernel, plan.mangled, "launched with thread-block clusters, which replay does not support yet");
 
-  CUdevice device = 0;
-  cu.cuCtxGetDevice(&device);
   auto p = std::make_unique<Pending>();
   p->plan = &plan;
   p->stream = l.stream;
@@ -176,73 +288,7 @@ void on_enter(State& s, const CUpti_CallbackData* cb, const PlanInstantiation& p
   c.created = utc_now();
   c.launch = l.shape;
   std::vector<uint64_t> sizes;
-  for (size_t i = 0; i < plan.params.size(); ++i) {
-    const ParamSpec& ps = plan.params[i];
-    CapturedArg a;
-    a.name = ps.name;
-    if (ps.kind == ParamKind::Pointer) {
-      a.kind = CapturedArg::Kind::Pointer;
-      uint64_t v = 0;
-      std::memcpy(&v, (*bytes)[i].data(), std::min<size_t>(8, (*bytes)[i].size()));
-      if (v) {
-        CUdeviceptr ptr = static_cast<CUdeviceptr>(v);
-        unsigned int type = 0;
-        unsigned int managed = 0;
-        int ordinal = -1;
-        if (cu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, ptr) != CUDA_SUCCESS)
-          return refuse(s, plan.kernel, plan.mangled,
-                        fmt::format("parameter '{}' does not point to CUDA memory (plain host memory or another "
-                                    "allocator's): not captured",
-                                    ps.name));
-        cu.cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, ptr);
-        if (type == CU_MEMORYTYPE_HOST && !managed)
-          return refuse(s, plan.kernel, plan.mangled,
-                        fmt::format("parameter '{}' points to host memory mapped for the GPU: host-mapped buffers are "
-                                    "not captured",
-                                    ps.name));
-        if (!managed && cu.cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr) == CUDA_SUCCESS &&
-            ordinal != static_cast<int>(device))
-          return refuse(s, plan.kernel, plan.mangled,
-                        fmt::format("parameter '{}' points to memory of GPU {} while the kernel runs on GPU {}: "
-                                    "launches across GPUs are not captured",
-                                    ps.name, ordinal, static_cast<int>(device)));
-        CUdeviceptr base = 0;
-        size_t size = 0;
-        if (cu.cuMemGetAddressRange(&base, &size, ptr) != CUDA_SUCCESS)
-          return refuse(s, plan.kernel, plan.mangled,
-                        fmt::format("parameter '{}': the driver does not know the allocation it points into", ps.name));
-        int index = -1;
-        for (size_t b = 0; b < p->bases.size(); ++b)
-          if (p->bases[b] == base) index = static_cast<int>(b);
-        if (index < 0) {
-          index = static_cast<int>(p->bases.size());
-          p->bases.push_back(base);
-          p->writable.push_back(false);
-          sizes.push_back(size);
-          c.buffers.push_back({size, parse_dtype(ps.type).name(), managed ? "managed" : "device", "", std::nullopt});
-        }
-        if (!ps.is_const) p->writable[static_cast<size_t>(index)] = true;
-        a.buffer = index;
-        a.offset = ptr - base;
-      }
-    } else {
-      a.kind = ps.kind == ParamKind::Record ? CapturedArg::Kind::Record : CapturedArg::Kind::Scalar;
-      a.bytes = (*bytes)[i];
-      if (ps.kind == ParamKind::Record) {
-        for (size_t off : pointer_slots(a.bytes.size())) {
-          uint64_t w = 0;
-          std::memcpy(&w, a.bytes.data() + off, 8);
-          unsigned int type = 0;
-          if (w && cu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, static_cast<CUdeviceptr>(w)) == CUDA_SUCCESS)
-            return refuse(s, plan.kernel, plan.mangled,
-                          fmt::format("parameter '{}' (a struct) holds a GPU pointer at byte {}: memory behind pointers "
-                                      "inside structs is not captured",
-                                      ps.name, off));
-        }
-      }
-    }
-    c.args.push_back(std::move(a));
-  }
+  if (auto refused = capture_args(s, plan, *bytes, *p, sizes)) return refuse(s, plan.kernel, plan.mangled, *refused);
   c.shape = shape_key(plan.mangled, l.shape, c.args, sizes);
   if (s.shapes.count(c.shape)) return;
   uint64_t bytes_needed = 0;
@@ -258,35 +304,9 @@ void on_enter(State& s, const CUpti_CallbackData* cb, const PlanInstantiation& p
     if (adm.decision == Admission::Decision::Refuse) refuse(s, plan.kernel, plan.mangled, adm.reason);
     return;
   }
-
-  // Snapshot before, on the launch's stream: ordered before the kernel, so
-  // nothing needs to wait here.
-  p->stage = s.stage.get();
-  cu.cuCtxGetCurrent(&p->context);
-  // Copies already enqueued finish before their memory is given back.
-  auto give_up = [&](const std::string& why) {
-    cu.cuStreamSynchronize(l.stream);
-    refuse(s, plan.kernel, plan.mangled, why);
-  };
-  for (size_t b = 0; b < p->bases.size(); ++b) {
-    auto snap = snapshot(s, *p, p->bases[b], sizes[b]);
-    if (!snap) return give_up("the driver refused to copy an argument's memory");
-    p->before.push_back(std::move(*snap));
-  }
-  if (!plan.globals.empty()) {
-    for (const auto& name : plan.globals) {
-      auto g = module_variable(cu, l.f, name);
-      if (!g)
-        // Replaying without the variable's value would judge both kernels on
-        // made-up data: no capture rather than an unfaithful one.
-        return give_up(fmt::format("its module variable '{}' could not be read: {}", name, g.error().message));
-      HostCopy data = s.buffers->take(g->second);
-      if (cu.cuMemcpyDtoHAsync(data.data.get(), g->first, g->second, l.stream) != CUDA_SUCCESS)
-        return give_up(fmt::format("the driver refused to copy module variable '{}'", name));
-      p->global_addrs.push_back(*g);
-      p->global_names.push_back(name);
-      p->globals_before.push_back(std::move(data));
-    }
+  if (auto failed = snapshot_before(s, plan, l, *p, sizes)) {
+    cu.cuStreamSynchronize(l.stream);  // copies already enqueued finish before their memory is given back
+    return refuse(s, plan.kernel, plan.mangled, *failed);
   }
   s.shapes.insert(c.shape);
   *cb->correlationData = reinterpret_cast<uint64_t>(p.release());

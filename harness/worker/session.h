@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <random>
 #include <set>
 #include <string>
 
@@ -107,11 +108,23 @@ class Session {
   // The phases of an evaluation, in order; each returns false when the
   // evaluation ends there (job.reply / job.checks say why).
   std::optional<EvaluateReply> load_targets(Job& job);
+  /// Capture `id` as one of job.targets, or left out (the original does not
+  /// reproduce it) with the reason in `skipped`; a reply when the evaluation
+  /// ends here.
+  std::optional<EvaluateReply> load_target(Job& job, const CaptureStore& store, const CaptureIndex& index,
+                                           const std::string& id, std::vector<std::string>& skipped);
   bool judge_launches(Job& job);
   bool judge_other_sizes(Job& job);
   bool judge_fuzzed(Job& job);
-  bool time_launches(Job& job);
+  bool time_launches(Job& job);  // session_timing.cpp
   bool recheck(Job& job);
+  class TimingEvents;
+  /// One target's interleaved timed launches into job.per_capture, spot
+  /// checks of the candidate's timed launches counted in `spot_checked`.
+  bool time_target(Job& job, Target& t, const TimingEvents& events, std::mt19937_64& pick, int& spot_checked);
+  /// The original and the candidate launched once each, timed, in the
+  /// order given, and waited for; a fault or a hang is the candidate's.
+  bool launch_pair(Job& job, Target& t, const ReplayInputs& in, const TimingEvents& events, bool variant_first);
   /// The variant on one target's memory, judged against `reference` into `check_name`.
   bool judge_variant(Job& job, Target& t, const ReplayInputs& in, const std::vector<std::string>& before,
                      const Memory& reference, const char* check_name, const std::string& label,

@@ -8,12 +8,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <random>
 
 #include "core/text.h"
 #include "harness/worker/fuzz.h"
 #include "harness/worker/session.h"
-#include "harness/worker/timing_stats.h"
 #include "harness/worker/traffic.h"
 
 namespace stark::harness {
@@ -87,53 +85,8 @@ std::optional<EvaluateReply> Session::load_targets(Job& job) {
   job.var_mod = *var_mod;
 
   std::vector<std::string> skipped;  // captures the original itself does not reproduce
-  for (const auto& id : r.captures) {
-    const Capture* c = index->find(id);
-    if (!c) return job.error(fmt::format("capture {} is not in the store {}", id, r.store));
-    auto inst = r.instantiations.find(c->mangled);
-    if (inst == r.instantiations.end())
-      return job.error(fmt::format("capture {} launches {}, which the manifest does not list for {}", id, c->mangled,
-                                   r.kernel));
-    if (auto ok = check_args(*c, inst->second); !ok) return job.error(ok.error().message);
-    auto rep = replay(*store, *c);
-    if (!rep) return job.error(rep.error().message);
-    Target t;
-    t.replay = *rep;
-    t.params = &inst->second;
-    auto fb = gpu.function(job.base_mod, c->mangled, r.baseline_cubin);
-    if (!fb) return job.error(fb.error().message);
-    t.baseline = *fb;
-    auto fv = gpu.function(job.var_mod, c->mangled, r.variant_cubin);
-    if (!fv) {
-      job.checks.fail(check::kLaunch, fv.error().message);
-      return job.finish();
-    }
-    t.variant = *fv;
-    auto bd = launch_dims(*c, inst->second, {});
-    if (!bd) return job.error(bd.error().message);
-    t.baseline_dims = *bd;
-    auto vd = launch_dims(*c, inst->second, r.launch);
-    if (!vd) {
-      job.checks.fail(check::kLaunch, vd.error().message);
-      return job.finish();
-    }
-    if (auto ok = check_limits(*vd, gpu.limits()); !ok) {
-      job.checks.fail(check::kLaunch, fmt::format("capture {}: {}", id, ok.error().message));
-      return job.finish();
-    }
-    t.variant_dims = *vd;
-    auto a = analyse(t, job.base_mod, r.baseline_cubin, r);
-    if (!a) return job.error(a.error().message);
-    if (!(*a)->problem.empty()) {
-      skipped.push_back((*a)->problem);
-      continue;
-    }
-    t.analysis = *a;
-    job.per_capture[id].id = id;
-    job.per_capture[id].baseline_occupancy = gpu.occupancy(t.baseline, t.baseline_dims);
-    job.per_capture[id].variant_occupancy = gpu.occupancy(t.variant, t.variant_dims);
-    job.targets.push_back(t);
-  }
+  for (const auto& id : r.captures)
+    if (auto stop = load_target(job, *store, *index, id, skipped)) return stop;
   // A capture the original does not reproduce is no evidence either way: it
   // is left out (and said so); with none left there is nothing to judge on.
   if (job.targets.empty())
@@ -141,6 +94,58 @@ std::optional<EvaluateReply> Session::load_targets(Job& job) {
   job.checks.pass(check::kBaselineReplay,
                   skipped.empty() ? "" : fmt::format("{} of {} captures left out: {}", skipped.size(),
                                                       r.captures.size(), join(skipped, "; ")));
+  return std::nullopt;
+}
+
+std::optional<EvaluateReply> Session::load_target(Job& job, const CaptureStore& store, const CaptureIndex& index,
+                                                  const std::string& id, std::vector<std::string>& skipped) {
+  const EvaluateRequest& r = job.r;
+  GpuContext& gpu = *gpu_;
+  const Capture* c = index.find(id);
+  if (!c) return job.error(fmt::format("capture {} is not in the store {}", id, r.store));
+  auto inst = r.instantiations.find(c->mangled);
+  if (inst == r.instantiations.end())
+    return job.error(fmt::format("capture {} launches {}, which the manifest does not list for {}", id, c->mangled,
+                                 r.kernel));
+  if (auto ok = check_args(*c, inst->second); !ok) return job.error(ok.error().message);
+  auto rep = replay(store, *c);
+  if (!rep) return job.error(rep.error().message);
+  Target t;
+  t.replay = *rep;
+  t.params = &inst->second;
+  auto fb = gpu.function(job.base_mod, c->mangled, r.baseline_cubin);
+  if (!fb) return job.error(fb.error().message);
+  t.baseline = *fb;
+  auto fv = gpu.function(job.var_mod, c->mangled, r.variant_cubin);
+  if (!fv) {
+    job.checks.fail(check::kLaunch, fv.error().message);
+    return job.finish();
+  }
+  t.variant = *fv;
+  auto bd = launch_dims(*c, inst->second, {});
+  if (!bd) return job.error(bd.error().message);
+  t.baseline_dims = *bd;
+  auto vd = launch_dims(*c, inst->second, r.launch);
+  if (!vd) {
+    job.checks.fail(check::kLaunch, vd.error().message);
+    return job.finish();
+  }
+  if (auto ok = check_limits(*vd, gpu.limits()); !ok) {
+    job.checks.fail(check::kLaunch, fmt::format("capture {}: {}", id, ok.error().message));
+    return job.finish();
+  }
+  t.variant_dims = *vd;
+  auto a = analyse(t, job.base_mod, r.baseline_cubin, r);
+  if (!a) return job.error(a.error().message);
+  if (!(*a)->problem.empty()) {
+    skipped.push_back((*a)->problem);
+    return std::nullopt;
+  }
+  t.analysis = *a;
+  job.per_capture[id].id = id;
+  job.per_capture[id].baseline_occupancy = gpu.occupancy(t.baseline, t.baseline_dims);
+  job.per_capture[id].variant_occupancy = gpu.occupancy(t.variant, t.variant_dims);
+  job.targets.push_back(t);
   return std::nullopt;
 }
 
@@ -271,120 +276,6 @@ bool Session::judge_fuzzed(Job& job) {
   else
     job.checks.skip(check::kFuzz,
                     "nothing to fuzz: the inputs hold no floating-point data (integers and sizes are never fuzzed)");
-  return true;
-}
-
-// 4. Timing: interleaved, cold L2, memory and module variables restored
-// before every run. Some timed launches of the candidate, picked at random
-// and unknowable to it, are read back and judged: what was timed is what
-// was checked.
-bool Session::time_launches(Job& job) {
-  const EvaluateRequest& r = job.r;
-  if (!r.timing.enabled) {
-    for (const char* name : {check::kTiming, check::kTimedOutputs, check::kRecheck})
-      job.checks.skip(name, "not run: timing disabled");
-    return false;
-  }
-  GpuContext& gpu = *gpu_;
-  const CudaDriver& cu = gpu.cu();
-  CUevent ev[4];
-  for (auto& e : ev) cu.cuEventCreate(&e, CU_EVENT_DEFAULT);
-  struct EventGuard {
-    const CudaDriver& cu;
-    CUevent* ev;
-    ~EventGuard() {
-      for (int i = 0; i < 4; ++i) cu.cuEventDestroy(ev[i]);
-    }
-  } event_guard{cu, ev};
-  std::vector<std::string> spreads;
-  int spot_checked = 0;
-  std::mt19937_64 pick(r.seed ^ 0x5eed5eed5eedull ^ static_cast<uint64_t>(std::random_device{}()));
-  for (auto& t : job.targets) {
-    const std::string& id = t.replay->capture().id;
-    ReplayInputs in = candidate_inputs(t.analysis->unread);
-    if (auto ok = t.replay->prepare(in, job.base_mod, true); !ok) {  // full restore (canaries too) once
-      job.error(ok.error().message);
-      return false;
-    }
-    in.keep = t.analysis->read_only;
-    // Iterations where the candidate runs second (even ones), so its memory
-    // can be read right after its timed launch.
-    std::vector<int> even;
-    int first = r.timing.warmup + r.timing.warmup % 2, span = std::max(2, std::min(r.timing.min_runs, 16));
-    for (int it = first; it < first + span; it += 2) even.push_back(it);
-    std::shuffle(even.begin(), even.end(), pick);
-    std::set<int> spots(even.begin(), even.begin() + std::min<size_t>(3, even.size()));
-    std::vector<double> tb, tv, medians;
-    StopRule rule;
-    rule.min_runs = r.timing.min_runs;
-    rule.max_runs = r.timing.max_runs;
-    rule.stable = r.timing.stable;
-    rule.max_seconds = r.timing.max_seconds;
-    auto started = std::chrono::steady_clock::now();
-    for (int it = 0;; ++it) {
-      bool variant_first = it % 2 == 1;
-      for (int k = 0; k < 2; ++k) {
-        bool variant = (k == 0) == variant_first;
-        CUmodule m = variant ? job.var_mod : job.base_mod;
-        if (auto ok = t.replay->prepare(in, m, false); !ok) {
-          job.error(ok.error().message);
-          return false;
-        }
-        if (r.timing.flush_l2) gpu.flush_l2();
-        cu.cuEventRecord(ev[variant ? 2 : 0], gpu.stream());
-        CUresult e = t.replay->launch(variant ? t.variant : t.baseline, variant ? t.variant_dims : t.baseline_dims, in);
-        cu.cuEventRecord(ev[variant ? 3 : 1], gpu.stream());
-        if (e != CUDA_SUCCESS) {
-          Ran ran;
-          ran.result = GpuContext::WaitResult::Fault;
-          ran.detail = cu.describe(e);
-          if (GpuContext::is_sticky(e)) must_exit_ = true;
-          job.crashed(ran, id);
-          return false;
-        }
-      }
-      auto w = gpu.wait(watchdog(t, r));
-      if (w.result != GpuContext::WaitResult::Done) {
-        Ran ran;
-        ran.result = w.result;
-        ran.detail = w.result == GpuContext::WaitResult::Hang
-                         ? fmt::format("still running {:.1f} s after its launch (watchdog)", watchdog(t, r))
-                         : cu.describe(w.error);
-        must_exit_ = true;
-        job.crashed(ran, id);
-        return false;
-      }
-      if (!variant_first && spots.count(it)) {
-        auto snap = t.replay->read(job.var_mod);
-        if (!snap) {
-          job.error(snap.error().message);
-          return false;
-        }
-        Memory got = to_memory(std::move(*snap));
-        record(job.checks, judge(t.analysis->info, t.analysis->before, t.analysis->reference, got, kPoison),
-               check::kTimedOutputs, fmt::format("{} (timed launch {})", id, it + 1));
-        if (job.checks.failed()) return false;
-        ++spot_checked;
-      }
-      if (it < r.timing.warmup) continue;
-      float b_ms = 0, v_ms = 0;
-      cu.cuEventElapsedTime(&b_ms, ev[0], ev[1]);
-      cu.cuEventElapsedTime(&v_ms, ev[2], ev[3]);
-      tb.push_back(b_ms * 1000.0);
-      tv.push_back(v_ms * 1000.0);
-      double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-      if (rule.done(tb, tv, elapsed, medians) && it >= *spots.rbegin()) break;
-    }
-    auto& ce = job.per_capture[id];
-    ce.baseline_us = summarize(tb);
-    ce.variant_us = summarize(tv);
-    spreads.push_back(fmt::format("{}: n={}, spread (p90-p10)/median {:.1f}% original, {:.1f}% variant", id, tb.size(),
-                                  100 * (ce.baseline_us->p90 - ce.baseline_us->p10) / std::max(ce.baseline_us->median, 1e-9),
-                                  100 * (ce.variant_us->p90 - ce.variant_us->p10) / std::max(ce.variant_us->median, 1e-9)));
-  }
-  job.checks.pass(check::kTiming, join(spreads, "; "));
-  job.checks.pass(check::kTimedOutputs,
-                  fmt::format("{} timed launches of the variant, picked at random, read back and judged", spot_checked));
   return true;
 }
 
