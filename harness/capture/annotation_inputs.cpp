@@ -80,63 +80,42 @@ Expected<Dim3> dims(const Kernel& k, const std::string& key, const std::optional
   return d;
 }
 
-}  // namespace
-
-Expected<Capture> capture_from_annotation(const Kernel& k, CaptureStore& store) {
-  if (k.instantiations.empty()) return Error{fmt::format("kernel {} has no instantiation to launch", k.id)};
-  const Instantiation& inst = k.instantiations.front();
-  const std::vector<Param>& params = inst.params.empty() ? k.params : inst.params;
-
-  std::map<std::string, std::string> args;
-  if (k.options.args) {
-    auto parsed = parse_scalar_args(*k.options.args);
-    if (!parsed) return Error{fmt::format("kernel {}: {}", k.id, parsed.error().message)};
-    for (auto& a : *parsed) args[a.name] = a.value;
-  }
-  std::map<std::string, std::string> counts;
-  if (k.options.buffers) {
-    auto parsed = parse_buffer_specs(*k.options.buffers);
-    if (!parsed) return Error{fmt::format("kernel {}: {}", k.id, parsed.error().message)};
-    for (auto& b : *parsed) counts[b.name] = b.count;
-  }
-
-  Capture c;
-  c.kernel = k.id;
-  c.mangled = inst.mangled;
-  c.origin = "annotation";
-  c.command = "annotation of " + k.id;
-  c.created = utc_now();
-  std::map<std::string, int64_t> ints;
-  // Scalars first: buffer counts and the launch are expressions over them.
+// args=: every scalar parameter's bytes into c.args (pointers as empty
+// slots), integer values into `ints` for the expressions that follow.
+Expected<void> scalar_args(const Kernel& k, const std::vector<Param>& params, const std::map<std::string, std::string>& args,
+                           Capture& c, std::map<std::string, int64_t>& ints) {
   for (const auto& p : params) {
-    if (p.kind == ParamKind::Scalar) {
-      auto it = args.find(p.name);
-      if (it == args.end())
-        return Error{fmt::format("kernel {}: args= gives no value for parameter '{}' (add {}=...)", k.id, p.name, p.name)};
-      auto bytes = scalar_bytes(k, p, it->second);
-      if (!bytes) return bytes.error();
-      int64_t iv = 0;
-      auto [ptr, ec] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), iv);
-      if (ec == std::errc() && ptr == it->second.data() + it->second.size()) ints[p.name] = iv;
-      c.args.push_back({p.name, CapturedArg::Kind::Scalar, *bytes, std::nullopt, 0});
-    } else if (p.kind == ParamKind::Record) {
+    if (p.kind == ParamKind::Record)
       return Error{fmt::format("kernel {}: parameter '{}' is a struct passed by value, which annotation inputs cannot "
                                "describe: add a test that launches the kernel",
                                k.id, p.name)};
-    } else {
+    if (p.kind == ParamKind::Pointer) {
       c.args.push_back({p.name, CapturedArg::Kind::Pointer, "", std::nullopt, 0});
+      continue;
     }
+    auto it = args.find(p.name);
+    if (it == args.end())
+      return Error{fmt::format("kernel {}: args= gives no value for parameter '{}' (add {}=...)", k.id, p.name, p.name)};
+    auto bytes = scalar_bytes(k, p, it->second);
+    if (!bytes) return bytes.error();
+    int64_t iv = 0;
+    auto [ptr, ec] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), iv);
+    if (ec == std::errc() && ptr == it->second.data() + it->second.size()) ints[p.name] = iv;
+    c.args.push_back({p.name, CapturedArg::Kind::Scalar, *bytes, std::nullopt, 0});
   }
   for (const auto& [name, value] : args) {
     bool known = false;
     for (const auto& p : params) known |= p.name == name && p.kind == ParamKind::Scalar;
     if (!known) return Error{fmt::format("kernel {}: args= names '{}', which is not a scalar parameter", k.id, name)};
   }
-  LaunchExpr::Lookup lookup = [&](std::string_view name) -> std::optional<int64_t> {
-    auto it = ints.find(std::string(name));
-    if (it == ints.end()) return std::nullopt;
-    return it->second;
-  };
+  return {};
+}
+
+// buffers=: every pointer parameter's buffer, filled with seeded random
+// data and put in the store.
+Expected<void> buffer_args(const Kernel& k, const std::vector<Param>& params,
+                           const std::map<std::string, std::string>& counts, const LaunchExpr::Lookup& lookup,
+                           CaptureStore& store, Capture& c) {
   uint64_t seed = static_cast<uint64_t>(k.options.seed.value_or(1));
   for (size_t i = 0; i < params.size(); ++i) {
     const Param& p = params[i];
@@ -170,20 +149,68 @@ Expected<Capture> capture_from_annotation(const Kernel& k, CaptureStore& store) 
     for (const auto& p : params) known |= p.name == name && p.kind == ParamKind::Pointer;
     if (!known) return Error{fmt::format("kernel {}: buffers= names '{}', which is not a pointer parameter", k.id, name)};
   }
+  return {};
+}
+
+// grid=, block= and shmem=.
+Expected<LaunchShape> launch_of(const Kernel& k, const LaunchExpr::Lookup& lookup) {
+  LaunchShape shape;
   auto grid = dims(k, "grid", k.options.grid, lookup);
   if (!grid) return grid.error();
   auto block = dims(k, "block", k.options.block, lookup);
   if (!block) return block.error();
-  c.launch.grid = *grid;
-  c.launch.block = *block;
+  shape.grid = *grid;
+  shape.block = *block;
   if (k.options.shmem) {
     auto e = LaunchExpr::parse(*k.options.shmem);
     if (!e) return Error{fmt::format("kernel {}: shmem=: {}", k.id, e.error().message)};
     auto v = e->evaluate(lookup);
     if (!v || *v < 0) return Error{fmt::format("kernel {}: shmem= does not evaluate to a size", k.id)};
-    c.launch.shmem = static_cast<uint32_t>(*v);
+    shape.shmem = static_cast<uint32_t>(*v);
   }
-  std::string shape_text = fmt::format("{}|{}|{}", k.options.args.value_or(""), k.options.buffers.value_or(""), k.options.grid.value_or(""));
+  return shape;
+}
+
+}  // namespace
+
+Expected<Capture> capture_from_annotation(const Kernel& k, CaptureStore& store) {
+  if (k.instantiations.empty()) return Error{fmt::format("kernel {} has no instantiation to launch", k.id)};
+  const Instantiation& inst = k.instantiations.front();
+  const std::vector<Param>& params = inst.params.empty() ? k.params : inst.params;
+
+  std::map<std::string, std::string> args;
+  if (k.options.args) {
+    auto parsed = parse_scalar_args(*k.options.args);
+    if (!parsed) return Error{fmt::format("kernel {}: {}", k.id, parsed.error().message)};
+    for (auto& a : *parsed) args[a.name] = a.value;
+  }
+  std::map<std::string, std::string> counts;
+  if (k.options.buffers) {
+    auto parsed = parse_buffer_specs(*k.options.buffers);
+    if (!parsed) return Error{fmt::format("kernel {}: {}", k.id, parsed.error().message)};
+    for (auto& b : *parsed) counts[b.name] = b.count;
+  }
+
+  Capture c;
+  c.kernel = k.id;
+  c.mangled = inst.mangled;
+  c.origin = "annotation";
+  c.command = "annotation of " + k.id;
+  c.created = utc_now();
+  // Scalars first: buffer counts and the launch are expressions over them.
+  std::map<std::string, int64_t> ints;
+  if (auto ok = scalar_args(k, params, args, c, ints); !ok) return ok.error();
+  LaunchExpr::Lookup lookup = [&](std::string_view name) -> std::optional<int64_t> {
+    auto it = ints.find(std::string(name));
+    if (it == ints.end()) return std::nullopt;
+    return it->second;
+  };
+  if (auto ok = buffer_args(k, params, counts, lookup, store, c); !ok) return ok.error();
+  auto launch = launch_of(k, lookup);
+  if (!launch) return launch.error();
+  c.launch = *launch;
+  std::string shape_text = fmt::format("{}|{}|{}", k.options.args.value_or(""), k.options.buffers.value_or(""),
+                                       k.options.grid.value_or(""));
   c.shape = content_hash(shape_text);
   c.id = "a-" + c.shape.substr(6, 12);
   return c;

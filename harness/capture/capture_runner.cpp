@@ -50,7 +50,7 @@ namespace {
 // Module-scope variables of each kernel's translation unit, from its cubin.
 std::map<std::string, std::vector<std::string>> module_variables(const Manifest& m, const CaptureOptions& o,
                                                                  const Printer& out) {
-  CompileService compiler(CompileServiceOptions{o.cache_dir, 0, o.nvcc, std::chrono::seconds(600)});
+  CompileService compiler(CompileServiceOptions{o.cache_dir, 0, o.nvcc, kNvccTimeout});
   std::vector<std::pair<std::string, std::future<Expected<CompileResult>>>> jobs;
   for (const auto& k : m.kernels) {
     if (!k.compile || k.options.skip.value_or(false)) continue;
@@ -78,96 +78,43 @@ std::map<std::string, std::vector<std::string>> module_variables(const Manifest&
   return globals;
 }
 
-}  // namespace
-
-int run_capture(const Manifest& manifest, CaptureOptions o, const Printer& out) {
-  if (o.command.empty()) {
-    out.error("no command to run: give it after --, e.g. stark capture -p build -- ctest --test-dir build");
-    return 1;
-  }
-  if (o.store.empty()) o.store = default_store(manifest.build_dir);
-  if (o.cache_dir.empty()) o.cache_dir = default_cache(manifest.build_dir);
-  if (auto cu = cuda_driver(); !cu) {
-    out.error(fmt::format("no CUDA GPU to capture on: {}", cu.error().message));
-    return 1;
-  }
-  auto library = find_capture_library();
-  if (!library) {
-    out.error(library.error().message);
-    return 1;
-  }
-  if (manifest.kernels.empty()) {
-    out.error("the manifest lists no [[stark::optimize]] kernel: nothing to capture");
-    return 1;
-  }
-  if (o.fresh) {
-    std::error_code ec;
-    fs::remove_all(o.store, ec);
-  }
-  auto store = CaptureStore::open(o.store, true);
-  if (!store) {
-    out.error(store.error().message);
-    return 1;
-  }
-
+// What the capture library records: each kernel instantiation's
+// parameters, the module variables to snapshot, launches refused outright.
+CapturePlan make_plan(const Manifest& manifest, const CaptureOptions& o, const Printer& out,
+                      const std::map<std::string, std::vector<std::string>>& globals) {
   CapturePlan plan;
   plan.store = fs::absolute(o.store).string();
   plan.limits = o.limits;
   plan.device_stage_bytes = o.device_stage;
-  auto compile_start = std::chrono::steady_clock::now();
-  auto globals = module_variables(manifest, o, out);
-  double compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - compile_start).count();
   for (const auto& k : manifest.kernels) {
     if (k.options.skip.value_or(false)) continue;
+    auto found = globals.find(k.id);
     for (const auto& inst : k.instantiations) {
       PlanInstantiation p;
       p.kernel = k.id;
       p.mangled = inst.mangled;
       p.params = param_specs(inst.params.empty() ? k.params : inst.params);
       std::string why_all;
-      p.globals = recorded_globals(k.module_variables, globals[k.id], &why_all);
+      p.globals = recorded_globals(k.module_variables, found == globals.end() ? std::vector<std::string>{} : found->second,
+                                   &why_all);
       if (!why_all.empty() && k.module_variables && &inst == &k.instantiations.front())
         out.note(fmt::format("kernel {}: recording every module variable of its unit: {}", k.id, why_all));
       p.refusal = static_refusal(p.params);
       plan.kernels.push_back(std::move(p));
     }
   }
-  fs::path plan_file = fs::absolute(o.store) / "plan.json";
-  if (auto ok = write_json_file(plan_file, nlohmann::json(plan)); !ok) {
-    out.error(ok.error().message);
-    return 1;
-  }
-  auto before = store->read_index();
-  size_t processes_before = before ? before->processes.size() : 0;
+  return plan;
+}
 
-  out.note(fmt::format("capturing {} kernel{} while running: {}", manifest.kernels.size(),
-                       manifest.kernels.size() == 1 ? "" : "s", join(o.command, " ")));
-  ProcessOptions run;
-  run.output = ProcessOutput::Inherited;
-  run.env = {{"CUDA_INJECTION64_PATH", library->string()},
-             {kCapturePlanEnv, plan_file.string()},
-             // Modules load at once, so the capture can read a kernel's module variables at its first launch.
-             {"CUDA_MODULE_LOADING", "EAGER"}};
-  auto command_start = std::chrono::steady_clock::now();
-  auto result = run_process(o.command, run);
-  double command_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - command_start).count();
-  if (!result) {
-    out.error(result.error().message);
-    return 1;
-  }
-
-  auto index = store->read_index();
-  if (!index) {
-    out.error(index.error().message);
-    return 1;
-  }
-  int exit = 0;
-  size_t loaded = index->processes.size() - std::min(index->processes.size(), processes_before);
+// Where capturing cost time, from the processes the command started (for
+// users and the overhead benchmark); processes that did not end well.
+void report_processes(const CaptureIndex& index, size_t processes_before, double compile_seconds,
+                      double command_seconds, const Printer& out) {
   std::map<std::string, int> bad_status;
-  double held = 0, exit_wait = 0;  // where capturing costs time, for users and the overhead benchmark
+  double held = 0, exit_wait = 0;
   int timed = 0;
-  for (size_t i = processes_before; i < index->processes.size(); ++i) {
-    const CaptureProcess& proc = index->processes[i];
+  for (size_t i = processes_before; i < index.processes.size(); ++i) {
+    const CaptureProcess& proc = index.processes[i];
     if (proc.status != "ok") ++bad_status[proc.status];
     if (proc.record_seconds) {
       held += *proc.record_seconds;
@@ -183,65 +130,127 @@ int run_capture(const Manifest& manifest, CaptureOptions o, const Printer& out) 
                        "compression, disk)",
                        compile_seconds, command_seconds, timed, timed == 1 ? "" : "es", held, held - exit_wait,
                        exit_wait));
+}
 
+// What each kernel got: captures, refusals, or inputs from its annotation
+// (added to the store). Counts the kernels with inputs; `failed` is set
+// when an annotation's inputs could not be made.
+int report_kernels(const Manifest& manifest, const CaptureIndex& index, CaptureStore& store, const Printer& out,
+                   bool& failed) {
   int with_inputs = 0;
   for (const auto& k : manifest.kernels) {
     if (k.options.skip.value_or(false)) {
       out.note(fmt::format("{}: skipped (skip=true)", k.id));
       continue;
     }
-    auto caps = index->for_kernel(k.id);
     size_t launched = 0;
     uint64_t bytes = 0;
-    for (const auto* c : caps)
+    for (const auto* c : index.for_kernel(k.id))
       if (c->origin == "launch") {
         ++launched;
         bytes += c->bytes;
       }
-    for (const auto& r : index->refusals)
-      if (r.kernel == k.id) out.warning(fmt::format("{}: {} launch{} not recorded: {}", k.id, r.count, r.count == 1 ? "" : "es", r.reason));
+    for (const auto& r : index.refusals)
+      if (r.kernel == k.id)
+        out.warning(fmt::format("{}: {} launch{} not recorded: {}", k.id, r.count, r.count == 1 ? "" : "es", r.reason));
     if (launched) {
       ++with_inputs;
-      out.note(fmt::format("{}: {} capture{} ({} of snapshots)", k.id, launched, launched == 1 ? "" : "s", format_bytes(bytes)));
+      out.note(fmt::format("{}: {} capture{} ({} of snapshots)", k.id, launched, launched == 1 ? "" : "s",
+                           format_bytes(bytes)));
       continue;
     }
-    if (has_annotation_inputs(k)) {
-      auto c = capture_from_annotation(k, *store);
-      if (!c) {
-        out.error(c.error().message);
-        exit = 1;
-        continue;
-      }
-      (void)store->update([&](CaptureIndex& i) -> Expected<void> {
-        if (!i.find(c->id)) i.captures.push_back(*c);
-        return {};
-      });
-      ++with_inputs;
-      out.note(fmt::format("{}: no test launched it; inputs from its annotation", k.id));
+    if (!has_annotation_inputs(k)) {
+      out.warning(fmt::format("{}: no launch captured and no inputs in its annotation; run tests that launch it, or "
+                              "annotate it with {}",
+                              k.id, annotation_hint(k)));
       continue;
     }
-    out.warning(fmt::format("{}: no launch captured and no inputs in its annotation; run tests that launch it, or "
-                            "annotate it with {}",
-                            k.id, annotation_hint(k)));
+    auto c = capture_from_annotation(k, store);
+    if (!c) {
+      out.error(c.error().message);
+      failed = true;
+      continue;
+    }
+    (void)store.update([&](CaptureIndex& i) -> Expected<void> {
+      if (!i.find(c->id)) i.captures.push_back(*c);
+      return {};
+    });
+    ++with_inputs;
+    out.note(fmt::format("{}: no test launched it; inputs from its annotation", k.id));
   }
-  for (const auto& r : index->refusals)
+  for (const auto& r : index.refusals)
     if (r.kernel == "*") out.warning(r.reason);
+  return with_inputs;
+}
 
-  if (!result->status.success()) {
-    out.error(fmt::format("the command failed ({}); what was captured is kept in {}", result->status.describe(),
-                          o.store.string()));
-    exit = 1;
-  } else if (loaded == 0) {
-    out.error("no process of the command loaded the capture library: does the command run CUDA code on this "
-              "machine's GPU?");
-    exit = 1;
-  } else if (with_inputs == 0) {
-    out.error("no kernel of the manifest got inputs");
-    exit = 1;
-  } else {
-    out.note(fmt::format("captures in {}", o.store.string()));
+// Why `stark capture` cannot start, or "".
+std::string cannot_capture(const Manifest& manifest, const CaptureOptions& o) {
+  if (o.command.empty()) return "no command to run: give it after --, e.g. stark capture -p build -- ctest --test-dir build";
+  if (auto cu = cuda_driver(); !cu) return fmt::format("no CUDA GPU to capture on: {}", cu.error().message);
+  if (manifest.kernels.empty()) return "the manifest lists no [[stark::optimize]] kernel: nothing to capture";
+  return "";
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+int run_capture(const Manifest& manifest, CaptureOptions o, const Printer& out) {
+  if (o.store.empty()) o.store = default_store(manifest.build_dir);
+  if (o.cache_dir.empty()) o.cache_dir = default_cache(manifest.build_dir);
+  auto fail = [&](const std::string& message) {
+    out.error(message);
+    return 1;
+  };
+  if (std::string why = cannot_capture(manifest, o); !why.empty()) return fail(why);
+  auto library = find_capture_library();
+  if (!library) return fail(library.error().message);
+  if (o.fresh) {
+    std::error_code ec;
+    fs::remove_all(o.store, ec);
   }
-  return exit;
+  auto store = CaptureStore::open(o.store, true);
+  if (!store) return fail(store.error().message);
+
+  auto compile_start = std::chrono::steady_clock::now();
+  auto globals = module_variables(manifest, o, out);
+  double compile_seconds = seconds_since(compile_start);
+  fs::path plan_file = fs::absolute(o.store) / "plan.json";
+  if (auto ok = write_json_file(plan_file, nlohmann::json(make_plan(manifest, o, out, globals))); !ok)
+    return fail(ok.error().message);
+  auto before = store->read_index();
+  size_t processes_before = before ? before->processes.size() : 0;
+
+  out.note(fmt::format("capturing {} kernel{} while running: {}", manifest.kernels.size(),
+                       manifest.kernels.size() == 1 ? "" : "s", join(o.command, " ")));
+  ProcessOptions run;
+  run.output = ProcessOutput::Inherited;
+  run.env = {{"CUDA_INJECTION64_PATH", library->string()},
+             {kCapturePlanEnv, plan_file.string()},
+             // Modules load at once, so the capture can read a kernel's module variables at its first launch.
+             {"CUDA_MODULE_LOADING", "EAGER"}};
+  auto command_start = std::chrono::steady_clock::now();
+  auto result = run_process(o.command, run);
+  double command_seconds = seconds_since(command_start);
+  if (!result) return fail(result.error().message);
+
+  auto index = store->read_index();
+  if (!index) return fail(index.error().message);
+  size_t loaded = index->processes.size() - std::min(index->processes.size(), processes_before);
+  report_processes(*index, processes_before, compile_seconds, command_seconds, out);
+  bool failed = false;
+  int with_inputs = report_kernels(manifest, *index, *store, out, failed);
+  if (!result->status.success())
+    return fail(fmt::format("the command failed ({}); what was captured is kept in {}", result->status.describe(),
+                            o.store.string()));
+  if (loaded == 0)
+    return fail("no process of the command loaded the capture library: does the command run CUDA code on this "
+                "machine's GPU?");
+  if (with_inputs == 0) return fail("no kernel of the manifest got inputs");
+  out.note(fmt::format("captures in {}", o.store.string()));
+  return failed ? 1 : 0;
 }
 
 }  // namespace stark::harness

@@ -73,111 +73,67 @@ std::string output_of(const std::vector<std::string>& args) {
 
 std::string basename(const std::string& s) { return fs::path(s).filename().string(); }
 
-}  // namespace
+/// The compiler a command runs (past ccache or sccache) and its arguments
+/// with response files (--options-file F, -optf F, @F) expanded in place.
+struct CompilerArguments {
+  std::string compiler;
+  std::vector<std::string> arguments;
+};
 
-Expected<std::vector<std::string>> nvcc_command(const CompileCommand& command, const NvccCommandSpec& spec) {
-  if (command.arguments.empty()) return Error{"the kernel's compile command is empty"};
-  fs::path dir = command.directory.empty() ? fs::current_path() : fs::path(command.directory);
-  fs::path file = absolute_normal(dir / command.file);
-
-  auto map_path = [&](const std::string& p) -> std::string {
-    fs::path abs = absolute_normal(dir / p);
-    if (!spec.shadow_root.empty() && is_within(abs, absolute_normal(spec.source_root)))
-      return (spec.shadow_root / fs::relative(abs, absolute_normal(spec.source_root))).lexically_normal().string();
-    return abs.string();
-  };
-
-  // Expand response files (--options-file F, -optf F, @F) in place.
-  std::vector<std::string> in;
+Expected<CompilerArguments> compiler_arguments(const CompileCommand& command, const fs::path& dir) {
   size_t first = 0;
   while (first < command.arguments.size() &&
          (basename(command.arguments[first]) == "ccache" || basename(command.arguments[first]) == "sccache"))
     ++first;
   if (first >= command.arguments.size()) return Error{"the kernel's compile command names no compiler"};
-  std::string compiler = command.arguments[first];
-  if (basename(compiler) != "nvcc")
+  CompilerArguments out{command.arguments[first], {}};
+  if (basename(out.compiler) != "nvcc")
     return Error{fmt::format("the kernel's translation unit is compiled by '{}', not nvcc; STARK compiles "
                              "candidates with nvcc only",
-                             compiler)};
+                             out.compiler)};
   for (size_t i = first + 1; i < command.arguments.size(); ++i) {
     std::string rsp = options_file_at(command.arguments, i);
     if (rsp.empty()) {
-      in.push_back(command.arguments[i]);
+      out.arguments.push_back(command.arguments[i]);
       continue;
     }
     auto text = read_file(dir / rsp);
     if (!text) return Error{fmt::format("cannot read the options file {} of the compile command", (dir / rsp).string())};
-    for (auto& part : shell_split(*text)) in.push_back(part);
+    for (auto& part : shell_split(*text)) out.arguments.push_back(part);
   }
+  return out;
+}
 
-  std::vector<std::string> out = {fs::path(compiler).has_parent_path() || spec.nvcc.empty() ? compiler : spec.nvcc};
-  bool saw_file = false;
-  for (size_t i = 0; i < in.size(); ++i) {
-    const std::string& a = in[i];
-    // Split "-opt=value" and "-Ipath" forms.
-    std::string opt = a, value;
-    bool joined = false;
-    auto eq = a.find('=');
-    if (a.size() > 1 && a[0] == '-' && eq != std::string::npos) {
-      opt = a.substr(0, eq);
-      value = a.substr(eq + 1);
-      joined = true;
-    } else {
-      for (const char* p : {"-I", "-D", "-U", "-L", "-l"}) {
-        if (a.size() > 2 && starts_with(a, p) && a[2] != '-') {
-          opt = p;
-          value = a.substr(2);
-          joined = true;
-          break;
-        }
-      }
-    }
-    bool separate = !joined && kTakesValue.count(opt) && !kFlagsOnly.count(opt) && i + 1 < in.size();
-    if (separate) value = in[i + 1];
+/// One argument read as an option: "-opt=value" and "-Ipath" forms split,
+/// else the option with its value in the next argument when it takes one.
+struct Option {
+  std::string opt;
+  std::string value;
+  bool joined = false;    // the value was part of the argument
+  bool separate = false;  // the value is the next argument
+};
 
-    if (opt == "-ewp" || opt == "--extensible-whole-program")
-      return Error{"the kernel is compiled with -ewp (extensible whole program), which STARK cannot link for "
-                   "measuring; build this target with -rdc=true or without either"};
-    if (opt == "-dc" || opt == "--device-c") {  // compile + relocatable: the mode is ours to choose
-      out.push_back("-rdc=true");
-      continue;
-    }
-    if (opt == "-dw" || opt == "--device-w") continue;  // compile, whole program: the default
-    if (opt == "-rdc" || opt == "--relocatable-device-code") {
-      out.push_back(a);
-      if (separate) out.push_back(in[++i]);
-      continue;
-    }
-    if (kDropWithValue.count(opt)) {
-      if (separate) ++i;
-      continue;
-    }
-    if (kDrop.count(a)) continue;
-    if (kPathOptions.count(opt)) {
-      std::string mapped = map_path(value);
-      if (joined && (opt == "-I")) out.push_back("-I" + mapped);
-      else if (joined) out.push_back(opt + "=" + mapped);
-      else {
-        out.push_back(opt);
-        out.push_back(mapped);
-        ++i;
+Option read_option(const std::vector<std::string>& in, size_t i) {
+  const std::string& a = in[i];
+  Option o{a, "", false, false};
+  auto eq = a.find('=');
+  if (a.size() > 1 && a[0] == '-' && eq != std::string::npos) {
+    o = Option{a.substr(0, eq), a.substr(eq + 1), true, false};
+  } else {
+    for (const char* p : {"-I", "-D", "-U", "-L", "-l"})
+      if (a.size() > 2 && starts_with(a, p) && a[2] != '-') {
+        o = Option{p, a.substr(2), true, false};
+        break;
       }
-      continue;
-    }
-    if (separate) {  // an option with a separate value we keep as it is
-      out.push_back(a);
-      out.push_back(in[++i]);
-      continue;
-    }
-    if (!a.empty() && a[0] != '-' && absolute_normal(dir / a) == file) {
-      saw_file = true;
-      continue;  // added last
-    }
-    out.push_back(a);
   }
-  if (!saw_file)
-    return Error{fmt::format("the compile command does not name its source file {}", file.string())};
+  o.separate = !o.joined && kTakesValue.count(o.opt) && !kFlagsOnly.count(o.opt) && i + 1 < in.size();
+  if (o.separate) o.value = in[i + 1];
+  return o;
+}
 
+/// What the candidate's compile adds after the kept arguments: the
+/// architecture, what to produce, the dependency file and the output.
+void append_outputs(const NvccCommandSpec& spec, std::vector<std::string>& out) {
   out.push_back("-arch=sm_" + spec.sm);
   switch (spec.mode) {
     case CompileMode::Cubin: out.push_back("-cubin"); break;
@@ -194,6 +150,67 @@ Expected<std::vector<std::string>> nvcc_command(const CompileCommand& command, c
     out.push_back("-o");
     out.push_back(spec.output.string());
   }
+}
+
+}  // namespace
+
+Expected<std::vector<std::string>> nvcc_command(const CompileCommand& command, const NvccCommandSpec& spec) {
+  if (command.arguments.empty()) return Error{"the kernel's compile command is empty"};
+  fs::path dir = command.directory.empty() ? fs::current_path() : fs::path(command.directory);
+  fs::path file = absolute_normal(dir / command.file);
+  auto map_path = [&](const std::string& p) -> std::string {
+    fs::path abs = absolute_normal(dir / p);
+    if (!spec.shadow_root.empty() && is_within(abs, absolute_normal(spec.source_root)))
+      return (spec.shadow_root / fs::relative(abs, absolute_normal(spec.source_root))).lexically_normal().string();
+    return abs.string();
+  };
+  auto args = compiler_arguments(command, dir);
+  if (!args) return args.error();
+  const std::string& compiler = args->compiler;
+  const std::vector<std::string>& in = args->arguments;
+
+  std::vector<std::string> out = {fs::path(compiler).has_parent_path() || spec.nvcc.empty() ? compiler : spec.nvcc};
+  bool saw_file = false;
+  for (size_t i = 0; i < in.size(); ++i) {
+    const std::string& a = in[i];
+    Option o = read_option(in, i);
+    if (o.opt == "-ewp" || o.opt == "--extensible-whole-program")
+      return Error{"the kernel is compiled with -ewp (extensible whole program), which STARK cannot link for "
+                   "measuring; build this target with -rdc=true or without either"};
+    if (o.opt == "-dc" || o.opt == "--device-c") {  // compile + relocatable: the mode is ours to choose
+      out.push_back("-rdc=true");
+      continue;
+    }
+    if (o.opt == "-dw" || o.opt == "--device-w") continue;  // compile, whole program: the default
+    if (kDrop.count(a)) continue;
+    if (kDropWithValue.count(o.opt)) {
+      if (o.separate) ++i;
+      continue;
+    }
+    if (kPathOptions.count(o.opt)) {
+      std::string mapped = map_path(o.value);
+      if (o.joined && o.opt == "-I") out.push_back("-I" + mapped);
+      else if (o.joined) out.push_back(o.opt + "=" + mapped);
+      else {
+        out.push_back(o.opt);
+        out.push_back(mapped);
+        ++i;
+      }
+      continue;
+    }
+    if (o.separate) {  // an option with a separate value we keep as it is (-rdc true among them)
+      out.push_back(a);
+      out.push_back(in[++i]);
+      continue;
+    }
+    if (!a.empty() && a[0] != '-' && absolute_normal(dir / a) == file) {
+      saw_file = true;
+      continue;  // added last
+    }
+    out.push_back(a);
+  }
+  if (!saw_file) return Error{fmt::format("the compile command does not name its source file {}", file.string())};
+  append_outputs(spec, out);
   out.push_back(map_path(file.string()));
   return out;
 }
