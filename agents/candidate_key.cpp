@@ -13,8 +13,11 @@ std::string candidate_key(const Variant& v) {
     text += token_text(v.source, t);
     text += '\n';  // no token holds a line break outside a literal, and literals are whole tokens
   }
-  text += fmt::format("\x1fgrid={}\x1f" "block={}\x1f" "shmem={}", fmt::join(v.launch.grid, ","),
-                      fmt::join(v.launch.block, ","), v.launch.shmem.value_or(""));
+  text += fmt::format(
+      "\x1fgrid={}\x1f"
+      "block={}\x1f"
+      "shmem={}",
+      fmt::join(v.launch.grid, ","), fmt::join(v.launch.block, ","), v.launch.shmem.value_or(""));
   return content_hash(text);
 }
 

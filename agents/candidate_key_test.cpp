@@ -17,13 +17,15 @@ Variant v(std::string source, std::vector<std::string> grid = {}) {
   return out;
 }
 
-const char* kKernel = "__global__ void k(int n, float* y) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                      "  if (i < n) y[i] = 2.0f * y[i];\n}";
+const char* kKernel =
+    "__global__ void k(int n, float* y) {\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "  if (i < n) y[i] = 2.0f * y[i];\n}";
 
 TEST(CandidateKey, SpacingAndCommentsAreNotADifferentCandidate) {
-  const char* respelled = "__global__ void k(int n, float* y)\n{\n  // one thread per element\n"
-                          "  int i = blockIdx.x*blockDim.x + threadIdx.x;   /* global index */\n"
-                          "  if (i < n)\n    y[i] = 2.0f * y[i];\n}\n";
+  const char* respelled =
+      "__global__ void k(int n, float* y)\n{\n  // one thread per element\n"
+      "  int i = blockIdx.x*blockDim.x + threadIdx.x;   /* global index */\n"
+      "  if (i < n)\n    y[i] = 2.0f * y[i];\n}\n";
   EXPECT_EQ(candidate_key(v(kKernel)), candidate_key(v(respelled)));
 }
 
@@ -57,8 +59,7 @@ TEST(CandidateLedger, OneOfManyConcurrentClaimsWins) {
   CandidateLedger ledger;
   std::atomic<int> first{0};
   std::vector<std::thread> threads;
-  for (int seq = 0; seq < 16; ++seq)
-    threads.emplace_back([&, seq] { first += !ledger.claim("same", seq); });
+  for (int seq = 0; seq < 16; ++seq) threads.emplace_back([&, seq] { first += !ledger.claim("same", seq); });
   for (auto& t : threads) t.join();
   EXPECT_EQ(first.load(), 1);
 }

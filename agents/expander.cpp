@@ -64,8 +64,7 @@ std::optional<SearchNode> Expander::plan_and_code(const SearchTree& tree, const 
   window.temperature = temperatures.plan;
   auto plan = team.plan(window);
   add_usage(usage, plan.usage);
-  if (!plan.value)
-    return failed(n, plan.nothing_left ? kExhaustedStatus : "plan_failed", plan.value.error().message);
+  if (!plan.value) return failed(n, plan.nothing_left ? kExhaustedStatus : "plan_failed", plan.value.error().message);
   auto grounded = ground(parent_source, brief.kernel->name, *plan.value);
   if (!grounded) {
     // Sent back once, with the reason: the plan must mark the node's own code.
@@ -162,7 +161,8 @@ void apply_evaluation(SearchNode& n, const Evaluation& e) {
   }
   n.state = NodeState::Failed;
   for (const auto& c : e.captures)
-    if (c.max_abs_err || c.max_rel_err) n.errors.push_back({c.id, c.max_abs_err.value_or(0), c.max_rel_err.value_or(0)});
+    if (c.max_abs_err || c.max_rel_err)
+      n.errors.push_back({c.id, c.max_abs_err.value_or(0), c.max_rel_err.value_or(0)});
   std::string why = e.reason;
   for (const auto& c : e.checks)
     if (c.ok == false) why += fmt::format("\n{}: {}", c.name, c.detail);

@@ -24,7 +24,7 @@ struct Expander {
   Evaluator& evaluator;
   VariantValidator& validator;
   const SelectionRules& rules;
-  Deadline deadline;  // the kernel's --time-limit, for calls in progress
+  Deadline deadline;                // the kernel's --time-limit, for calls in progress
   RoleTemperatures temperatures{};  // the search's, given to each role call
   /// The search's candidates so far: a candidate already there is a
   /// duplicate, not evaluated again. Null: every candidate is evaluated.

@@ -177,7 +177,7 @@ std::optional<ByteRange> find_body(std::string_view s, std::string_view name) {
     if (close == npos) return std::nullopt;
     size_t stop = next_stop[close];
     if (stop == npos || text(stop) == ";") {  // a declaration or a call
-      i = close;  // nothing inside its parentheses can be the definition
+      i = close;                              // nothing inside its parentheses can be the definition
       continue;
     }
     if (closer[stop] == npos) return std::nullopt;
@@ -192,9 +192,10 @@ Expected<void> check_spans_filled(std::string_view code) {
     for (std::string_view word : {"STARK_SPAN", "STARK_END"}) {
       size_t after = p + word.size();
       if (code.compare(p, word.size(), word) != 0 || (after < code.size() && is_identifier_char(code[after]))) continue;
-      return Error{fmt::format("the kernel still contains the marker '{}...': every marked span must be replaced by "
-                               "its new code and every STARK_SPAN/STARK_END marker removed",
-                               code.substr(at, after - at))};
+      return Error{
+          fmt::format("the kernel still contains the marker '{}...': every marked span must be replaced by "
+                      "its new code and every STARK_SPAN/STARK_END marker removed",
+                      code.substr(at, after - at))};
     }
   }
   return {};

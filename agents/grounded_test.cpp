@@ -18,10 +18,10 @@ TEST(Grounded, ParsesSpans) {
 }
 
 TEST(Grounded, RejectsMalformedMarkers) {
-  EXPECT_FALSE(parse_spans("/*STARK_SPAN 1: a*/ x"));                               // never closed
+  EXPECT_FALSE(parse_spans("/*STARK_SPAN 1: a*/ x"));  // never closed
   EXPECT_FALSE(parse_spans("/*STARK_SPAN 1: a*/ x /*STARK_END 1*/ /*STARK_SPAN 1: b*/ y /*STARK_END 1*/"));
-  EXPECT_FALSE(parse_spans("/*STARK_SPAN 1:  */ x /*STARK_END 1*/"));              // no instruction
-  EXPECT_FALSE(parse_spans("x /*STARK_END 3*/"));                                  // end without span
+  EXPECT_FALSE(parse_spans("/*STARK_SPAN 1:  */ x /*STARK_END 1*/"));  // no instruction
+  EXPECT_FALSE(parse_spans("x /*STARK_END 3*/"));                      // end without span
   EXPECT_FALSE(parse_spans("/*STARK_SPAN 1: a*/ /*STARK_SPAN 2: b*/ x /*STARK_END 2*/ /*STARK_END 1*/"));
   auto none = parse_spans("__global__ void k() {}");
   ASSERT_TRUE(none);
@@ -63,7 +63,6 @@ TEST(Grounded, FindBodySeesRawStringsAndCommentedNamesAsText) {
   ASSERT_TRUE(body);
   EXPECT_EQ(src.substr(static_cast<size_t>(body->begin)), "{ const char* s = R\"x(}\" k(1) {)x\"; if (n) {} }");
 }
-
 
 // The grounded code comes from a model's reply: a number too large for an int
 // once threw out of the parser, a long instruction overflowed the stack of a

@@ -24,7 +24,8 @@ struct Tokens {
 /// A few tokens from index `from`, for messages: "`for ( int i`".
 std::string excerpt(const Tokens& t, size_t from, size_t count = 6) {
   std::string out;
-  for (size_t i = from; i < std::min(t.size(), from + count); ++i) out += (out.empty() ? "" : " ") + std::string(t.at(i));
+  for (size_t i = from; i < std::min(t.size(), from + count); ++i)
+    out += (out.empty() ? "" : " ") + std::string(t.at(i));
   if (from + count < t.size()) out += " ...";
   return out.empty() ? "(nothing)" : "`" + out + "`";
 }
@@ -65,8 +66,7 @@ Expected<std::vector<TokenRange>> places_in_order(const Tokens& source, const Pi
   auto follow = [&](std::string_view piece) -> Expected<void> {
     Tokens t(piece);
     for (size_t i = 0; i < t.size(); ++i, ++k) {
-      if (k >= source.size())
-        return Error{fmt::format("the plan adds {} after the end of the kernel", excerpt(t, i))};
+      if (k >= source.size()) return Error{fmt::format("the plan adds {} after the end of the kernel", excerpt(t, i))};
       if (t.at(i) != source.at(k))
         return Error{fmt::format("at line {} of the kernel the plan has {} where the kernel has {}",
                                  line_of(source.text, source.tokens[k].begin), excerpt(t, i), excerpt(source, k))};
@@ -111,9 +111,7 @@ std::string place_markers(const Tokens& source, const std::vector<Span>& spans, 
   for (size_t i = 0; i < spans.size(); ++i) {
     const TokenRange& r = ranges[i];
     // An empty span (code to insert) sits right after the token before it.
-    size_t begin = r.first < r.last ? source.tokens[r.first].begin
-                   : r.first > 0    ? source.tokens[r.first - 1].end
-                                    : 0;
+    size_t begin = r.first < r.last ? source.tokens[r.first].begin : r.first > 0 ? source.tokens[r.first - 1].end : 0;
     size_t end = r.first < r.last ? source.tokens[r.last - 1].end : begin;
     out += source.text.substr(at, begin - at);
     out += fmt::format("/*STARK_SPAN {}: {}*/", spans[i].id, spans[i].instruction);
@@ -137,9 +135,10 @@ Expected<AnchoredPlan> anchor_plan(std::string_view source, std::string_view pla
   if (in_order) return AnchoredPlan{place_markers(src, pieces.spans, *in_order), Grounding::Spans};
   auto searched = places_by_search(src, pieces);
   if (searched) return AnchoredPlan{place_markers(src, pieces.spans, *searched), Grounding::Reanchored};
-  return Error{fmt::format("outside its markers the plan is not the current kernel ({}), and its spans cannot be placed "
-                           "in the kernel instead ({})",
-                           in_order.error().message, searched.error().message)};
+  return Error{
+      fmt::format("outside its markers the plan is not the current kernel ({}), and its spans cannot be placed "
+                  "in the kernel instead ({})",
+                  in_order.error().message, searched.error().message)};
 }
 
 std::optional<std::string> outside_span_edit(std::string_view grounded, std::string_view code) {
@@ -153,11 +152,11 @@ std::optional<std::string> outside_span_edit(std::string_view grounded, std::str
     if (kept.size() == 0) continue;
     auto at = find_tokens(out.text, out.tokens, kept.text, kept.tokens, from);
     if (!at) {
-      std::string where = pieces.spans.empty()           ? "in the kernel"
-                          : i == 0                       ? fmt::format("before span {}", pieces.spans[0].id)
-                          : i == pieces.spans.size()     ? fmt::format("after span {}", pieces.spans.back().id)
-                                                         : fmt::format("between spans {} and {}", pieces.spans[i - 1].id,
-                                                                       pieces.spans[i].id);
+      std::string where = pieces.spans.empty() ? "in the kernel"
+                          : i == 0             ? fmt::format("before span {}", pieces.spans[0].id)
+                          : i == pieces.spans.size()
+                              ? fmt::format("after span {}", pieces.spans.back().id)
+                              : fmt::format("between spans {} and {}", pieces.spans[i - 1].id, pieces.spans[i].id);
       return fmt::format("the code changed {} {} (line {} of the plan)", where, excerpt(kept, 0),
                          line_of(grounded, pieces.outside[i].data() - grounded.data() + kept.tokens[0].begin));
     }

@@ -17,7 +17,7 @@ namespace stark {
 
 /// A plan whose markers sit in the node's own source text.
 struct AnchoredPlan {
-  std::string grounded;  // the node's source, byte for byte, with the plan's markers placed in it
+  std::string grounded;               // the node's source, byte for byte, with the plan's markers placed in it
   Grounding mode = Grounding::Spans;  // Spans or Reanchored
 };
 

@@ -26,20 +26,21 @@ LlmTeam::LlmTeam(llm::ChatClient& client, LlmTeamOptions options) : client_(clie
 BackendInfo LlmTeam::info() const {
   if (options_.plan_model == options_.code_model && options_.code_model == options_.debug_model)
     return {options_.backend, options_.plan_model};
-  return {options_.backend, fmt::format("plan {}, code {}, debug {}", options_.plan_model, options_.code_model,
-                                        options_.debug_model)};
+  return {options_.backend,
+          fmt::format("plan {}, code {}, debug {}", options_.plan_model, options_.code_model, options_.debug_model)};
 }
 
 std::string LlmTeam::identity() const {
-  return nlohmann::json{{"backend", options_.backend},
-                        {"endpoint", options_.endpoint},
-                        {"models", {{"plan", options_.plan_model}, {"code", options_.code_model}, {"debug", options_.debug_model}}},
-                        {"temperatures",
-                         {{"plan", options_.plan_temperature},
-                          {"code", options_.code_temperature},
-                          {"debug", options_.debug_temperature}}},
-                        {"max_tokens", options_.max_tokens},
-                        {"prompts", std::string(prompt_version())}}
+  return nlohmann::json{
+      {"backend", options_.backend},
+      {"endpoint", options_.endpoint},
+      {"models", {{"plan", options_.plan_model}, {"code", options_.code_model}, {"debug", options_.debug_model}}},
+      {"temperatures",
+       {{"plan", options_.plan_temperature},
+        {"code", options_.code_temperature},
+        {"debug", options_.debug_temperature}}},
+      {"max_tokens", options_.max_tokens},
+      {"prompts", std::string(prompt_version())}}
       .dump();
 }
 
@@ -78,7 +79,8 @@ LlmTeam::Answer LlmTeam::ask(const char* role, const Prompt& prompt, const std::
 }
 
 RoleReply<Plan> LlmTeam::plan(const PlanInput& in) {
-  auto reply = ask("plan", plan_prompt(in), options_.plan_model, in.temperature.value_or(options_.plan_temperature), in.brief->kernel->name,
+  auto reply = ask("plan", plan_prompt(in), options_.plan_model, in.temperature.value_or(options_.plan_temperature),
+                   in.brief->kernel->name,
                    /*prose_ok=*/true, in.deadline);
   if (!reply.value && reply.prose) {
     // A plan in words only: the search grounds it on the whole body.
@@ -95,14 +97,16 @@ RoleReply<Plan> LlmTeam::plan(const PlanInput& in) {
 }
 
 RoleReply<Variant> LlmTeam::code(const CodeInput& in) {
-  auto reply = ask("code", code_prompt(in), options_.code_model, in.temperature.value_or(options_.code_temperature), in.brief->kernel->name,
+  auto reply = ask("code", code_prompt(in), options_.code_model, in.temperature.value_or(options_.code_temperature),
+                   in.brief->kernel->name,
                    /*prose_ok=*/false, in.deadline);
   if (!reply.value) return {reply.value.error(), reply.usage};
   return {Variant{in.brief->kernel->id, reply.value->code, reply.value->launch}, reply.usage};
 }
 
 RoleReply<Variant> LlmTeam::debug(const DebugInput& in) {
-  auto reply = ask("debug", debug_prompt(in), options_.debug_model, in.temperature.value_or(options_.debug_temperature), in.brief->kernel->name,
+  auto reply = ask("debug", debug_prompt(in), options_.debug_model, in.temperature.value_or(options_.debug_temperature),
+                   in.brief->kernel->name,
                    /*prose_ok=*/false, in.deadline);
   if (!reply.value) return {reply.value.error(), reply.usage};
   LaunchOverride launch = reply.value->launch.empty() ? in.node->variant.launch : reply.value->launch;

@@ -24,15 +24,17 @@ std::string brief_text(const KernelBrief& b) {
   if (b.gpu) {
     out += fmt::format("\n\n## The GPU\n{} (sm_{}", b.gpu->name, b.gpu->sm);
     if (b.gpu->sm_count > 0) out += fmt::format(", {} SMs", b.gpu->sm_count);
-    if (b.gpu->mem_bandwidth_gbs > 0) out += fmt::format(", {} GB/s DRAM bandwidth", three_digits(b.gpu->mem_bandwidth_gbs));
+    if (b.gpu->mem_bandwidth_gbs > 0)
+      out += fmt::format(", {} GB/s DRAM bandwidth", three_digits(b.gpu->mem_bandwidth_gbs));
     out += ")";
   }
   if (b.rtol || b.atol)
-    out += fmt::format("\n\n## Correctness\nOutputs must match the original within rtol={} and atol={}.", b.rtol.value_or(0),
-                       b.atol.value_or(0));
+    out += fmt::format("\n\n## Correctness\nOutputs must match the original within rtol={} and atol={}.",
+                       b.rtol.value_or(0), b.atol.value_or(0));
   else
-    out += "\n\n## Correctness\nOutputs must match the original within the default tolerance of their element type "
-           "(float: rtol 1e-4, atol 1e-6, relative to the larger of |expected| and the buffer's RMS; integers exactly).";
+    out +=
+        "\n\n## Correctness\nOutputs must match the original within the default tolerance of their element type "
+        "(float: rtol 1e-4, atol 1e-6, relative to the larger of |expected| and the buffer's RMS; integers exactly).";
   if (!b.launch_sites.empty()) {
     out += "\n\n## How the project launches it";
     for (const auto& l : b.launch_sites) out += "\n- " + l;
@@ -58,7 +60,8 @@ std::string node_text(const SearchNode& n, const SearchNode& root, bool with_dia
   std::string how;
   if (n.state == NodeState::Correct && n.time_us) {
     how = fmt::format("correct, {} us", three_digits(*n.time_us));
-    if (root.time_us && n.id != root.id) how += fmt::format(", {}x the original's speed", three_digits(*root.time_us / *n.time_us));
+    if (root.time_us && n.id != root.id)
+      how += fmt::format(", {}x the original's speed", three_digits(*root.time_us / *n.time_us));
   } else if (n.state == NodeState::Untimed) {
     how = "compiled; not timed (no GPU)";
   } else {
@@ -66,7 +69,8 @@ std::string node_text(const SearchNode& n, const SearchNode& root, bool with_dia
   }
   std::string profile = describe(n.profile);
   if (!profile.empty()) how += "\nprofile: " + profile;
-  std::string out = fmt::format("{} - {}\n```cuda\n{}\n```{}", head, how, n.variant.source, launch_line(n.variant.launch));
+  std::string out =
+      fmt::format("{} - {}\n```cuda\n{}\n```{}", head, how, n.variant.source, launch_line(n.variant.launch));
   if (with_diagnostics && n.state == NodeState::Failed && !n.diagnostics.empty())
     out += fmt::format("\nwhy it failed:\n```\n{}\n```", clip(n.diagnostics, kDiagnosticsInContext));
   return out;
@@ -102,7 +106,8 @@ std::string refused_text(const std::string& refused) {
 /// failure a debug node was fixing.
 std::string asked_text(const SearchNode& n, const SearchNode* parent) {
   if (!n.plan.empty()) return fmt::format("Its plan ({}):\n```cuda\n{}\n```", n.strategy, n.plan);
-  if (n.role == "debug" && parent) return fmt::format("It was a fix of node {}, which failed with: {}", parent->id, parent->status);
+  if (n.role == "debug" && parent)
+    return fmt::format("It was a fix of node {}, which failed with: {}", parent->id, parent->status);
   return "(no plan recorded)";
 }
 
@@ -158,17 +163,18 @@ Prompt code_prompt(const CodeInput& in) {
 }
 
 Prompt debug_prompt(const DebugInput& in) {
-  std::string user = render_template(prompt_template("debug"), {{"brief", brief_text(*in.brief)},
-                                                                {"node_id", std::to_string(in.node->id)},
-                                                                {"strategy", in.node->strategy},
-                                                                {"node", node_text(*in.node, *in.root, false)},
-                                                                {"plan", asked_text(*in.node, in.parent)},
-                                                                {"parent_id", in.parent ? std::to_string(in.parent->id) : "-"},
-                                                                {"diff", change_text(*in.node, in.parent)},
-                                                                {"diagnostics", in.node->diagnostics},
-                                                                {"errors", errors_text(in.node->errors)},
-                                                                {"root", node_text(*in.root, *in.root, false)},
-                                                                {"siblings", node_list(in.siblings, *in.root)}});
+  std::string user =
+      render_template(prompt_template("debug"), {{"brief", brief_text(*in.brief)},
+                                                 {"node_id", std::to_string(in.node->id)},
+                                                 {"strategy", in.node->strategy},
+                                                 {"node", node_text(*in.node, *in.root, false)},
+                                                 {"plan", asked_text(*in.node, in.parent)},
+                                                 {"parent_id", in.parent ? std::to_string(in.parent->id) : "-"},
+                                                 {"diff", change_text(*in.node, in.parent)},
+                                                 {"diagnostics", in.node->diagnostics},
+                                                 {"errors", errors_text(in.node->errors)},
+                                                 {"root", node_text(*in.root, *in.root, false)},
+                                                 {"siblings", node_list(in.siblings, *in.root)}});
   return {std::string(prompt_template("system")), user};
 }
 

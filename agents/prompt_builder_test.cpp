@@ -36,12 +36,29 @@ TEST(PromptBuilder, RolesSeeTheirWindows) {
   root.time_us = 123.456;
   root.variant.source = "__global__ void saxpy() { /*root*/ }";
   SearchTree tree(root);
-  SearchNode a{0, 0, "plan+code", "vectorize", "", {k.id, "__global__ void saxpy() { /*a*/ }", {}}, NodeState::Correct, "accepted", 41.15};
+  SearchNode a{0,
+               0,
+               "plan+code",
+               "vectorize",
+               "",
+               {k.id, "__global__ void saxpy() { /*a*/ }", {}},
+               NodeState::Correct,
+               "accepted",
+               41.15};
   int ia = tree.add(a);
-  SearchNode b{0, 0, "plan+code", "tile", "", {k.id, "__global__ void saxpy() { /*b*/ }", {}}, NodeState::Failed, "compile_error"};
+  SearchNode b{0,
+               0,
+               "plan+code",
+               "tile",
+               "",
+               {k.id, "__global__ void saxpy() { /*b*/ }", {}},
+               NodeState::Failed,
+               "compile_error"};
   b.diagnostics = "error: identifier \"tile\" is undefined";
   int ib = tree.add(b);
-  SearchNode c{0, ia, "plan+code", "unroll", "", {k.id, "__global__ void saxpy() { /*c*/ }", {}}, NodeState::Correct, "accepted", 30.0};
+  SearchNode c{
+      0,          ia,  "plan+code", "unroll", "", {k.id, "__global__ void saxpy() { /*c*/ }", {}}, NodeState::Correct,
+      "accepted", 30.0};
   tree.add(c);
 
   Prompt plan = plan_prompt(plan_window(tree, 0, brief, 3));
@@ -51,7 +68,8 @@ TEST(PromptBuilder, RolesSeeTheirWindows) {
   EXPECT_NE(plan.user.find("saxpy<<<(n + 255) / 256, 256>>>"), std::string::npos);
   EXPECT_NE(plan.user.find("/*b*/"), std::string::npos);  // children
   EXPECT_NE(plan.user.find("identifier \"tile\" is undefined"), std::string::npos);
-  EXPECT_NE(plan.user.find("3.00x the original's speed"), std::string::npos) << plan.user;  // leaderboard: 123.456/41.15
+  EXPECT_NE(plan.user.find("3.00x the original's speed"), std::string::npos)
+      << plan.user;  // leaderboard: 123.456/41.15
 
   DebugInput d = debug_window(tree, ib, brief);
   Prompt debug = debug_prompt(d);
@@ -59,7 +77,8 @@ TEST(PromptBuilder, RolesSeeTheirWindows) {
   EXPECT_EQ(debug.user.find("/*c*/"), std::string::npos);  // not a sibling of b
   EXPECT_NE(debug.system.find("__restrict__"), std::string::npos);
 
-  Prompt code = code_prompt(code_window(tree, ib, brief, Plan{"fix tiling", "/*STARK_SPAN 1: x*/ y /*STARK_END 1*/", {}}));
+  Prompt code =
+      code_prompt(code_window(tree, ib, brief, Plan{"fix tiling", "/*STARK_SPAN 1: x*/ y /*STARK_END 1*/", {}}));
   EXPECT_NE(code.user.find("/*c*/"), std::string::npos);  // cousin: child of sibling a
   EXPECT_NE(code.user.find("fix tiling"), std::string::npos);
 }
@@ -102,16 +121,25 @@ TEST(PromptBuilder, EveryRoleSeesTheProfileFactsOfItsNodes) {
   root.profile.achieved_gbs = 840;
   root.profile.roof_share = 0.21;
   SearchTree tree(root);
-  SearchNode fast{0, 0, "plan+code", "vectorize", "", {k.id, "__global__ void saxpy() { /*fast*/ }", {}},
-                  NodeState::Correct, "accepted", 50.0};
+  SearchNode fast{0,
+                  0,
+                  "plan+code",
+                  "vectorize",
+                  "",
+                  {k.id, "__global__ void saxpy() { /*fast*/ }", {}},
+                  NodeState::Correct,
+                  "accepted",
+                  50.0};
   fast.profile.resources = {{"_Z5saxpyv", 24, 0, 4096}};
   int ifast = tree.add(fast);
-  SearchNode broken{0, 0, "plan+code", "tile", "", {k.id, "__global__ void saxpy() { /*broken*/ }", {}},
-                    NodeState::Failed, "rejected"};
+  SearchNode broken{
+      0,         0, "plan+code", "tile", "", {k.id, "__global__ void saxpy() { /*broken*/ }", {}}, NodeState::Failed,
+      "rejected"};
   broken.profile.resources = {{"_Z5saxpyv", 96, 0, 0}};
   int ibroken = tree.add(broken);
 
-  const std::string root_facts = "profile: 40 registers, 688 B stack (spills or local arrays); occupancy 38%; 840 GB/s = 21% of the memory roof";
+  const std::string root_facts =
+      "profile: 40 registers, 688 B stack (spills or local arrays); occupancy 38%; 840 GB/s = 21% of the memory roof";
   std::string plan = plan_prompt(plan_window(tree, 0, brief, 3)).user;
   EXPECT_NE(plan.find(root_facts), std::string::npos) << plan;
   EXPECT_NE(plan.find("profile: 24 registers, no stack (no spills), 4.0 KiB static shared"), std::string::npos);

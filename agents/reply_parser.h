@@ -23,8 +23,8 @@ inline constexpr size_t kMaxReplyBytes = 256 * 1024;
 inline constexpr size_t kMaxCodeBytes = 128 * 1024;
 
 struct ParsedReply {
-  std::string code;      // helpers and the kernel, as the reply wrote them
-  std::string strategy;  // from "STRATEGY: ...", empty if none
+  std::string code;       // helpers and the kernel, as the reply wrote them
+  std::string strategy;   // from "STRATEGY: ...", empty if none
   LaunchOverride launch;  // from "LAUNCH: {...}", empty if none
 };
 

@@ -21,8 +21,9 @@ TEST(ReplyParser, FencedBlockWithProseAroundIt) {
 }
 
 TEST(ReplyParser, PicksTheBlockWithTheKernel) {
-  std::string reply = std::string("```bash\nnvcc -O3 x.cu\n```\n```c++\nstatic __device__ float f(float v) { return v; }\n") +
-                      kKernel + "\n```";
+  std::string reply =
+      std::string("```bash\nnvcc -O3 x.cu\n```\n```c++\nstatic __device__ float f(float v) { return v; }\n") + kKernel +
+      "\n```";
   auto r = parse_reply(reply, "saxpy");
   ASSERT_TRUE(r);
   EXPECT_EQ(r->code.rfind("static __device__ float f", 0), 0u);
@@ -51,8 +52,9 @@ TEST(ReplyParser, ProseWithoutCodeIsAnError) {
 }
 
 TEST(ReplyParser, TruncatedReplySaysSo) {
-  auto r = parse_reply("```cuda\n__global__ void saxpy(int n, float a, const float* x, float* y) {\n  for (int i", "saxpy",
-                       /*truncated=*/true);
+  auto r =
+      parse_reply("```cuda\n__global__ void saxpy(int n, float a, const float* x, float* y) {\n  for (int i", "saxpy",
+                  /*truncated=*/true);
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("cut off"), std::string::npos) << r.error().message;
 }
@@ -62,7 +64,6 @@ TEST(ReplyParser, BadLaunchLineIsAnError) {
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().message.find("LAUNCH"), std::string::npos);
 }
-
 
 TEST(ReplyParser, StrategyAndLaunchMayStartOnTheNextLine) {
   auto r = parse_reply(std::string("  **STRATEGY**:\n\n  tile it\n```cuda\n") + kKernel +
@@ -107,23 +108,23 @@ TEST(ReplyParser, AdversarialRepliesUnderTheLimit) {
     return s + tail;
   };
   std::vector<std::string> replies = {
-      "STRATEGY: " + std::string(n - 10, 'a'),                          // one long line
-      std::string(n, ' '),                                              // only whitespace
-      std::string(n, '\n'),                                             //
-      "```cuda\n__global__ void saxpy(" + std::string(n - 40, '('),     // unterminated fence, unbalanced
-      repeat("saxpy("),                                                 // the name, nested, never closed
-      repeat("saxpy(", std::string(n / 7, ')')),                        // nested and closed
-      repeat("__global__ void saxpy();\n", "{"),                        // declarations, one brace at the end
-      repeat("```"),                                                    // fences only
-      repeat("```\n"),                                                  //
-      repeat("`"),                                                      //
-      repeat("**STRATEGY"),                                             //
-      repeat("\nLAUNCH: {"),                                            //
+      "STRATEGY: " + std::string(n - 10, 'a'),                       // one long line
+      std::string(n, ' '),                                           // only whitespace
+      std::string(n, '\n'),                                          //
+      "```cuda\n__global__ void saxpy(" + std::string(n - 40, '('),  // unterminated fence, unbalanced
+      repeat("saxpy("),                                              // the name, nested, never closed
+      repeat("saxpy(", std::string(n / 7, ')')),                     // nested and closed
+      repeat("__global__ void saxpy();\n", "{"),                     // declarations, one brace at the end
+      repeat("```"),                                                 // fences only
+      repeat("```\n"),                                               //
+      repeat("`"),                                                   //
+      repeat("**STRATEGY"),                                          //
+      repeat("\nLAUNCH: {"),                                         //
       "LAUNCH: {\"grid\": " + std::string(n / 2 - 16, '[') + std::string(n / 2 - 16, ']') + "}",  // deep JSON
-      "LAUNCH: {" + std::string(n / 2, '{') + "}",                      //
-      repeat("__global__ void saxpy(int n) { \"", "}"),                 // strings that never close
-      repeat("__global__ void saxpy(int n) { /*"),                      // comments that never close
-      repeat("/*STARK_SPAN 1: "),                                       //
+      "LAUNCH: {" + std::string(n / 2, '{') + "}",                                                //
+      repeat("__global__ void saxpy(int n) { \"", "}"),  // strings that never close
+      repeat("__global__ void saxpy(int n) { /*"),       // comments that never close
+      repeat("/*STARK_SPAN 1: "),                        //
   };
   for (const auto& reply : replies) {
     ASSERT_LE(reply.size(), kMaxReplyBytes);

@@ -79,7 +79,8 @@ class Flights {
     {
       std::unique_lock lock(done_->mutex);
       done_->changed.wait(lock, [&] {
-        return seq ? std::find(done_->seqs.begin(), done_->seqs.end(), *seq) != done_->seqs.end() : !done_->seqs.empty();
+        return seq ? std::find(done_->seqs.begin(), done_->seqs.end(), *seq) != done_->seqs.end()
+                   : !done_->seqs.empty();
       });
       auto it = seq ? std::find(done_->seqs.begin(), done_->seqs.end(), *seq) : done_->seqs.begin();
       got = *it;
@@ -130,8 +131,8 @@ void preview_roles(const KernelBrief& brief, Team& team, const SelectionRules& r
   Plan placeholder;
   placeholder.strategy = "<the plan role's strategy>";
   auto body = find_body(brief.source, brief.kernel->name);
-  placeholder.grounded = body ? ground_whole_body(brief.source, *body, "<the plan role's instruction for this span>")
-                              : brief.source;
+  placeholder.grounded =
+      body ? ground_whole_body(brief.source, *body, "<the plan role's instruction for this span>") : brief.source;
   (void)team.code(code_window(tree, 0, brief, placeholder));
 
   SearchNode candidate;
@@ -150,13 +151,13 @@ void preview_roles(const KernelBrief& brief, Team& team, const SelectionRules& r
 std::string search_identity(const Team& team, const SearchOptions& options) {
   json team_identity = json::parse(team.identity(), nullptr, /*allow_exceptions=*/false);
   json identity{{"team", team_identity.is_discarded() ? json(team.identity()) : team_identity},
-              {"seed", options.seed},
-              {"parallel", options.parallel},
-              {"rules",
-               {{"epsilon", options.rules.epsilon},
-                {"n_root", options.rules.n_root},
-                {"n_child", options.rules.n_child},
-                {"top_r", options.rules.top_r}}}};
+                {"seed", options.seed},
+                {"parallel", options.parallel},
+                {"rules",
+                 {{"epsilon", options.rules.epsilon},
+                  {"n_root", options.rules.n_root},
+                  {"n_child", options.rules.n_child},
+                  {"top_r", options.rules.top_r}}}};
   // Only when an annotation sets them, so the searches saved before they existed still resume.
   auto put = [&](const char* role, const std::optional<double>& t) {
     if (t) identity["temperatures"][role] = *t;

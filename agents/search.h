@@ -26,18 +26,18 @@
 namespace stark {
 
 struct SearchOptions {
-  int budget = 30;   // attempts: one evaluated (or failed) candidate each
+  int budget = 30;  // attempts: one evaluated (or failed) candidate each
   uint64_t seed = 0;
   SelectionRules rules;
   RoleTemperatures temperatures;  // per role, over the team's (an annotation's)
-  int parallel = 4;  // expansions in flight at once; part of the search, not of the hardware
+  int parallel = 4;               // expansions in flight at once; part of the search, not of the hardware
   /// A recorded order to follow (recorded_order()): selections and commits
   /// happen in that order, so the same replies and verdicts rebuild the
   /// same tree whatever the timing; after it the search goes on as usual.
   std::vector<OrderEvent> replay;
-  std::optional<double> max_cost_usd;                 // stop once the team has cost this much
+  std::optional<double> max_cost_usd;                       // stop once the team has cost this much
   std::optional<std::chrono::duration<double>> time_limit;  // wall clock for this kernel
-  std::filesystem::path state_file;                    // empty: no saving, no resuming
+  std::filesystem::path state_file;                         // empty: no saving, no resuming
   /// Called after each node is committed (from the search's thread).
   std::function<void(const SearchTree&, const SearchNode&)> on_node;
 };
@@ -46,7 +46,8 @@ struct SearchOutcome {
   SearchTree tree;
   int attempts = 0;
   RoleUsage usage;
-  std::string stopped;  // why it stopped: "budget", "cost limit", "time limit", "nothing left to expand", "baseline failed"
+  std::string
+      stopped;  // why it stopped: "budget", "cost limit", "time limit", "nothing left to expand", "baseline failed"
   bool resumed = false;
 };
 

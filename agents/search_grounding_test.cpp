@@ -35,7 +35,8 @@ class ScriptedPlans : public Team {
     auto spans = parse_spans(g);
     std::string out = g;
     for (auto it = spans->rbegin(); it != spans->rend(); ++it)
-      out.replace(it->marker_begin, it->marker_end - it->marker_begin, "for (; i < n; i += blockDim.x) y[i] = a * x[i];");
+      out.replace(it->marker_begin, it->marker_end - it->marker_begin,
+                  "for (; i < n; i += blockDim.x) y[i] = a * x[i];");
     return out;
   };
   std::string identity_text = R"({"backend":"scripted-plans"})";
@@ -207,9 +208,9 @@ TEST(SearchGrounding, TheDebugRoleSeesThePlanTheChangeAndTheErrorSizes) {
   EXPECT_NE(p.find("/*STARK_SPAN 1: grid-stride loop*/"), std::string::npos) << p;  // the grounded plan
   EXPECT_NE(p.find("-  if (i < n) y[i] = a * x[i];\n+  if (i < n) y[i] = a * x[i] * 2.0f; // WRONG"),
             std::string::npos)
-      << p;                                                                          // the change from its parent
+      << p;  // the change from its parent
   EXPECT_NE(p.find("capture c-big: max abs error 0.5, max rel error 0.25"), std::string::npos) << p;
-  EXPECT_NE(p.find("y[17]: 3.5 vs 1.25"), std::string::npos) << p;                   // the checks' words
+  EXPECT_NE(p.find("y[17]: 3.5 vs 1.25"), std::string::npos) << p;  // the checks' words
 }
 
 TEST(SearchGrounding, ASavedSearchIsResumedOnlyByTheSameKindOfRun) {

@@ -293,7 +293,9 @@ TEST(Search, InvalidVariantsAreFailedNodesWithTheReason) {
 class OneIdeaTeam : public Team {
  public:
   BackendInfo info() const override { return {"scripted", "one-idea"}; }
-  RoleReply<Plan> plan(const PlanInput& in) override { return {Plan{"swap operands", in.node->variant.source, {}}, {}}; }
+  RoleReply<Plan> plan(const PlanInput& in) override {
+    return {Plan{"swap operands", in.node->variant.source, {}}, {}};
+  }
   RoleReply<Variant> code(const CodeInput& in) override { return {idea(in.node->variant.source), {}}; }
   RoleReply<Variant> debug(const DebugInput& in) override { return {idea(in.node->variant.source), {}}; }
   std::atomic<int> codes{0};
@@ -370,8 +372,8 @@ class TwoIdeasTeam : public Team {
   RoleReply<Plan> plan(const PlanInput& in) override {
     std::vector<std::string> untried;
     for (const char* idea : {"idea A", "idea B"}) {
-      bool tried = std::any_of(in.children.begin(), in.children.end(),
-                               [&](const SearchNode* c) { return c->strategy == idea; });
+      bool tried =
+          std::any_of(in.children.begin(), in.children.end(), [&](const SearchNode* c) { return c->strategy == idea; });
       if (!tried) untried.push_back(idea);
     }
     if (static_cast<size_t>(in.proposal) >= untried.size()) return {Error{"no idea left"}, {}, /*nothing_left=*/true};
@@ -379,8 +381,9 @@ class TwoIdeasTeam : public Team {
   }
   RoleReply<Variant> code(const CodeInput& in) override {
     int n = codes++;
-    return {Variant{"", in.node->variant.source + fmt::format("\nstatic __device__ const int candidate_{0} = {0};", n), {}},
-            {}};
+    return {
+        Variant{"", in.node->variant.source + fmt::format("\nstatic __device__ const int candidate_{0} = {0};", n), {}},
+        {}};
   }
   RoleReply<Variant> debug(const DebugInput& in) override { return {Variant{"", in.node->variant.source, {}}, {}}; }
   std::atomic<int> codes{0};

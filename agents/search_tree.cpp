@@ -14,8 +14,8 @@ using nlohmann::json;
 
 bool was_evaluated(const SearchNode& n) {
   if (n.variant.source.empty()) return false;
-  for (const char* before : {"plan_failed", "plan_ungrounded", "code_failed", "unfilled_spans", "debug_failed", "invalid",
-                             kDuplicateStatus, kExhaustedStatus})
+  for (const char* before : {"plan_failed", "plan_ungrounded", "code_failed", "unfilled_spans", "debug_failed",
+                             "invalid", kDuplicateStatus, kExhaustedStatus})
     if (n.status == before) return false;
   return true;
 }
@@ -94,8 +94,7 @@ SearchTree SearchTree::prefix(size_t n) const {
   SearchTree out = *this;
   n = std::max<size_t>(1, std::min(n, nodes_.size()));
   out.nodes_.resize(n);
-  for (auto& node : out.nodes_)
-    std::erase_if(node.children, [n](int c) { return static_cast<size_t>(c) >= n; });
+  for (auto& node : out.nodes_) std::erase_if(node.children, [n](int c) { return static_cast<size_t>(c) >= n; });
   return out;
 }
 
@@ -177,7 +176,8 @@ Expected<SearchTree> SearchTree::from_json(const json& j) {
       n.temperature_dropped = nj.value("temperature_dropped", std::vector<std::string>{});
       n.profile = nj.value("profile", ProfileFacts{});
       for (const auto& e : nj.value("errors", json::array()))
-        n.errors.push_back({e.at("id").get<std::string>(), e.at("max_abs").get<double>(), e.at("max_rel").get<double>()});
+        n.errors.push_back(
+            {e.at("id").get<std::string>(), e.at("max_abs").get<double>(), e.at("max_rel").get<double>()});
       return n;
     };
     SearchTree tree(read(nodes[0]));

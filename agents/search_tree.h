@@ -43,20 +43,20 @@ struct SearchNode {
   std::string plan;           // the grounded instruction that produced it (empty for root/debug)
   Variant variant;
   NodeState state = NodeState::Failed;
-  std::string status;  // evaluation verdict or failure kind: "accepted", "compile_error", "invalid", ...
+  std::string status;                 // evaluation verdict or failure kind: "accepted", "compile_error", "invalid", ...
   std::optional<double> time_us;      // the candidate's time (sum of per-capture medians)
   std::optional<double> baseline_us;  // the original's, measured in the same evaluation
   std::optional<double> speedup;      // baseline_us / time_us of that evaluation
   std::vector<CaptureTime> captures;  // per capture: the original's and this candidate's medians
-  std::string diagnostics;  // compiler or checker messages, for the debug role
+  std::string diagnostics;            // compiler or checker messages, for the debug role
   std::vector<Check> checks;
   // The evaluation's phases (Evaluation::seconds), for progress lines. Not
   // saved: wall times would make the trees of two identical searches differ.
   std::map<std::string, double> seconds;
   std::vector<int> children;
-  Grounding grounding = Grounding::None;  // how the candidate is tied to its plan (grounding.h)
-  std::string grounding_note{};           // what the code role changed outside the plan's spans, when it did
-  std::vector<CaptureError> errors{};     // a wrong candidate's error sizes, for the debug role
+  Grounding grounding = Grounding::None;           // how the candidate is tied to its plan (grounding.h)
+  std::string grounding_note{};                    // what the code role changed outside the plan's spans, when it did
+  std::vector<CaptureError> errors{};              // a wrong candidate's error sizes, for the debug role
   std::vector<std::string> temperature_dropped{};  // roles whose temperature the model did not take
   ProfileFacts profile{};  // what the evaluation read and measured beyond its time (core/profile.h)
 

@@ -16,8 +16,8 @@ int pending(const std::map<int, int>& in_flight, int id) {
 
 bool is_selectable(const SearchTree& tree, int id, const SelectionRules& rules, const std::map<int, int>& in_flight) {
   const SearchNode& n = tree.node(id);
-  bool exhausted = std::any_of(n.children.begin(), n.children.end(),
-                               [&](int c) { return tree.node(c).status == kExhaustedStatus; });
+  bool exhausted =
+      std::any_of(n.children.begin(), n.children.end(), [&](int c) { return tree.node(c).status == kExhaustedStatus; });
   if (exhausted && n.healthy()) return false;  // the plan role has nothing more for it
   if (id == 0) {
     // Only children that produced a candidate use up the root's slots: a
@@ -28,8 +28,8 @@ bool is_selectable(const SearchTree& tree, int id, const SelectionRules& rules, 
   }
   if (!n.healthy() && n.variant.source.empty()) return false;  // failed before writing code: nothing to debug
   if (n.status == kDuplicateStatus) return false;  // nothing wrong with it to debug, nothing new to build on
-  bool all_failed = std::all_of(n.children.begin(), n.children.end(),
-                                [&](int c) { return tree.node(c).state == NodeState::Failed; });
+  bool all_failed =
+      std::all_of(n.children.begin(), n.children.end(), [&](int c) { return tree.node(c).state == NodeState::Failed; });
   if (static_cast<int>(n.children.size()) > rules.n_child && all_failed) return false;  // dead branch
   return true;
 }

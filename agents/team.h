@@ -32,9 +32,9 @@ struct CapturedInputs {
 /// What every role knows about the kernel, whatever node it looks at.
 struct KernelBrief {
   const Kernel* kernel = nullptr;
-  std::string source;                     // the original text of the kernel's range
-  std::vector<std::string> launch_sites;  // one line each: "src/a.cu:40 in f(): k<<<...>>>(n, x)"
-  std::vector<std::string> inputs;        // captured shapes, one line per capture
+  std::string source;                                   // the original text of the kernel's range
+  std::vector<std::string> launch_sites;                // one line each: "src/a.cu:40 in f(): k<<<...>>>(n, x)"
+  std::vector<std::string> inputs;                      // captured shapes, one line per capture
   std::vector<std::map<std::string, int64_t>> scalars;  // integer scalar arguments of each capture
   std::optional<GpuInfo> gpu;
   std::optional<double> rtol, atol;  // the annotation's; nullopt: the harness's defaults per element type
@@ -61,7 +61,7 @@ struct PlanInput {
   /// The strategy of every node below the root, anywhere in the tree: what
   /// the search has already spent attempts on.
   std::vector<std::string> tried;
-  int proposal = 0;  // how many other plans for this node are being made at the same time before this one
+  int proposal = 0;     // how many other plans for this node are being made at the same time before this one
   std::string refused;  // why this node's previous plan was refused (its grounding); empty for a first plan
   Deadline deadline;
   std::optional<double> temperature;  // this search's for the role (RoleTemperatures); nullopt: the team's
@@ -70,9 +70,9 @@ struct PlanInput {
 /// A grounded instruction: the node's source with span markers around the
 /// code to change, each with a short instruction (grounded.h).
 struct Plan {
-  std::string strategy;  // a few words, shown in reports
-  std::string grounded;  // the kernel source with markers
-  LaunchOverride launch; // launch shape the plan asks for (may be empty)
+  std::string strategy;   // a few words, shown in reports
+  std::string grounded;   // the kernel source with markers
+  LaunchOverride launch;  // launch shape the plan asks for (may be empty)
 };
 
 /// Code role window: the node, the root, its children and its cousins.

@@ -7,12 +7,8 @@ namespace stark {
 using nlohmann::json;
 
 void to_json(json& j, const CacheEntry& e) {
-  j = {{"schema", kCacheEntrySchema},
-       {"key", e.key},
-       {"kernel", e.kernel},
-       {"created", e.created},
-       {"inputs", e.inputs},
-       {"result", e.result}};
+  j = {{"schema", kCacheEntrySchema}, {"key", e.key},       {"kernel", e.kernel},
+       {"created", e.created},        {"inputs", e.inputs}, {"result", e.result}};
 }
 
 void from_json(const json& j, CacheEntry& e) {
@@ -52,7 +48,8 @@ Expected<void> validate_entry(const CacheEntry& entry, const Kernel& kernel, Var
   if (!entry.result.best) return {};
   Variant v = *entry.result.best;
   v.kernel = kernel.id;  // a winner is stored without it; it is checked against this kernel
-  if (auto ok = validator.validate(kernel, v); !ok) return Error{"the cached winner is not a valid variant: " + ok.error().message};
+  if (auto ok = validator.validate(kernel, v); !ok)
+    return Error{"the cached winner is not a valid variant: " + ok.error().message};
   return {};
 }
 

@@ -25,11 +25,11 @@ inline constexpr size_t kMaxVariantBytes = size_t{256} << 10;
 
 /// A cached search result.
 struct CacheEntry {
-  std::string key;            // "xxh64:...": must equal the key it is filed under
-  std::string kernel;         // id of the kernel it was found for (shown by stats; the key decides)
-  std::string created;        // UTC, ISO 8601
-  nlohmann::json inputs;      // key_json() of the key, so a person can compare two entries
-  KernelResult result;        // as the search ended; cache state and costs belong to each run
+  std::string key;        // "xxh64:...": must equal the key it is filed under
+  std::string kernel;     // id of the kernel it was found for (shown by stats; the key decides)
+  std::string created;    // UTC, ISO 8601
+  nlohmann::json inputs;  // key_json() of the key, so a person can compare two entries
+  KernelResult result;    // as the search ended; cache state and costs belong to each run
 };
 
 void to_json(nlohmann::json& j, const CacheEntry& e);

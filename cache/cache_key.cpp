@@ -20,7 +20,8 @@ namespace {
 
 std::string replace_all(std::string s, const std::string& from, const std::string& to) {
   if (from.empty()) return s;
-  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
   return s;
 }
 

@@ -22,16 +22,16 @@ namespace stark {
 /// build directory, so CI runners that check out to different places share
 /// entries.
 struct CacheKeyInputs {
-  std::string fingerprint;            // the kernel's meaning: manifest kernels[].fingerprint
-  std::vector<std::string> compile;   // the defining unit's command ("dir=..." first), roots replaced
-  std::string toolkit;                // identity of the compiler that builds candidates
-  GpuInfo gpu;                        // name, sm, driver and CUDA version count; derived figures do not
-  BackendInfo backend;                // who plays the roles, and which model
-  std::string backend_detail;         // endpoint or command of the backend, when there is one
-  std::string search;                 // the team's roles and the search's rules (agents' search_identity)
+  std::string fingerprint;           // the kernel's meaning: manifest kernels[].fingerprint
+  std::vector<std::string> compile;  // the defining unit's command ("dir=..." first), roots replaced
+  std::string toolkit;               // identity of the compiler that builds candidates
+  GpuInfo gpu;                       // name, sm, driver and CUDA version count; derived figures do not
+  BackendInfo backend;               // who plays the roles, and which model
+  std::string backend_detail;        // endpoint or command of the backend, when there is one
+  std::string search;                // the team's roles and the search's rules (agents' search_identity)
   int budget = 0;
   uint64_t seed = 0;
-  int parallel = 0;                   // candidates in flight shape the tree
+  int parallel = 0;  // candidates in flight shape the tree
   std::optional<double> rtol, atol;
   std::vector<std::string> input_shapes;  // the captured inputs' shape keys, sorted
   std::vector<std::string> launch_sites;  // how the project launches it, as the roles are told (no line numbers)

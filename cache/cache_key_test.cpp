@@ -67,8 +67,12 @@ TEST(CacheKey, MeasuredFiguresOfTheGpuDoNotCount) {
 }
 
 TEST(CacheKey, CommandsArePortableAcrossCheckouts) {
-  CompileCommand a{"/ci/1/proj/build", "/ci/1/proj/src/ops.cu", {"/usr/local/cuda/bin/nvcc", "-I/ci/1/proj/include",
-                   "-o", "/ci/1/proj/build/ops.o", "-c", "/ci/1/proj/src/ops.cu"}, "ops", {"90"}};
+  CompileCommand a{"/ci/1/proj/build",
+                   "/ci/1/proj/src/ops.cu",
+                   {"/usr/local/cuda/bin/nvcc", "-I/ci/1/proj/include", "-o", "/ci/1/proj/build/ops.o", "-c",
+                    "/ci/1/proj/src/ops.cu"},
+                   "ops",
+                   {"90"}};
   CompileCommand b = a;
   for (std::string* s : {&b.directory, &b.file}) s->replace(0, 10, "/ci/22/proj");
   for (auto& s : b.arguments)

@@ -87,9 +87,10 @@ Expected<std::vector<OwnEntry>> own_files(const fs::path& entries) {
   std::error_code ec;
   auto top = fs::symlink_status(entries, ec);
   if (fs::is_symlink(top))
-    return Error{fmt::format("{} is a symbolic link; STARK never follows links in its cache (remove the link, or "
-                             "name the real folder with --cache-dir)",
-                             entries.string())};
+    return Error{
+        fmt::format("{} is a symbolic link; STARK never follows links in its cache (remove the link, or "
+                    "name the real folder with --cache-dir)",
+                    entries.string())};
   std::vector<OwnEntry> out;
   if (!fs::is_directory(top)) return out;
   for (const auto& shard : fs::directory_iterator(entries, ec)) {
@@ -276,7 +277,12 @@ Expected<int64_t> parse_size(std::string_view text) {
   int64_t n = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
   std::string_view unit = text.substr(static_cast<size_t>(end - text.data()));
-  int shift = unit.empty() ? 0 : unit == "k" || unit == "K" ? 10 : unit == "M" ? 20 : unit == "G" ? 30 : unit == "T" ? 40 : -1;
+  int shift = unit.empty()                 ? 0
+              : unit == "k" || unit == "K" ? 10
+              : unit == "M"                ? 20
+              : unit == "G"                ? 30
+              : unit == "T"                ? 40
+                                           : -1;
   if (ec != std::errc() || n < 0 || shift < 0 || (shift > 0 && n > (INT64_MAX >> shift)))
     return Error{fmt::format("'{}' is not a size (a whole number of bytes, or with k, M, G or T after it)", text)};
   return n << shift;

@@ -19,8 +19,8 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path scratch() {
-  fs::path dir = fs::path(STARK_BINARY_DIR) / "cache/scratch" /
-                 ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  fs::path dir =
+      fs::path(STARK_BINARY_DIR) / "cache/scratch" / ::testing::UnitTest::GetInstance()->current_test_info()->name();
   fs::remove_all(dir);
   return dir;
 }
@@ -79,7 +79,8 @@ TEST(ResultCache, StatsCountEntriesAndEvents) {
   ASSERT_TRUE(cache.store(entry("b")));
   ASSERT_TRUE(cache.store(entry("c")));
   ASSERT_TRUE(write_file_atomic(cache.dir() / "entries/00/00000000000000.json", "nope"));
-  ASSERT_TRUE(write_file_atomic(cache.dir() / "entries/00/00000000000001.json", R"({"result": {"status": 7}, "created": 1})"));
+  ASSERT_TRUE(
+      write_file_atomic(cache.dir() / "entries/00/00000000000001.json", R"({"result": {"status": 7}, "created": 1})"));
   cache.note(CacheEvent::Hit, "a");
   cache.note(CacheEvent::Hit, "b");
   cache.note(CacheEvent::Miss, "c");

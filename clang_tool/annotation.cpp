@@ -29,8 +29,7 @@ class StarkOptimizeAttrInfo : public clang::ParsedAttrInfo {
     return true;  // any declaration: a misplaced annotation gets STARK's own error later
   }
 
-  AttrHandling handleDeclAttribute(clang::Sema& sema, clang::Decl* decl,
-                                   const clang::ParsedAttr& attr) const override {
+  AttrHandling handleDeclAttribute(clang::Sema& sema, clang::Decl* decl, const clang::ParsedAttr& attr) const override {
     const clang::IdentifierInfo* scope = attr.getScopeName();
     if (!scope || scope->getName() != "stark") return NotHandled;
     llvm::SmallVector<clang::Expr*, 4> args;

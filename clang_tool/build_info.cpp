@@ -52,9 +52,8 @@ std::vector<std::string> command_from_group(const json& group, const std::string
     args.push_back(inc.value("isSystem", false) ? "-isystem" : "-I");
     args.push_back(inc.value("path", ""));
   }
-  bool has_std = std::any_of(args.begin(), args.end(), [](const std::string& a) {
-    return starts_with(a, "-std") || starts_with(a, "--std");
-  });
+  bool has_std = std::any_of(args.begin(), args.end(),
+                             [](const std::string& a) { return starts_with(a, "-std") || starts_with(a, "--std"); });
   if (!has_std && group.contains("languageStandard"))
     args.push_back("-std=c++" + group["languageStandard"].value("standard", "17"));
   args.insert(args.end(), {"-x", "cu", "-c", file.string()});
@@ -74,7 +73,8 @@ bool is_cuda_unit(const CompileCommand& c) {
 Expected<std::vector<CompileCommand>> read_compile_commands(const fs::path& file) {
   auto j = read_json_file(file);
   if (!j) return j.error();
-  if (!j->is_array()) return Error{fmt::format("'{}' is not a compile database (expected a JSON array)", file.string())};
+  if (!j->is_array())
+    return Error{fmt::format("'{}' is not a compile database (expected a JSON array)", file.string())};
   std::vector<CompileCommand> out;
   try {  // a database `stark apply` reads may come with a result: any shape at all
     for (const auto& e : *j) {
@@ -216,41 +216,43 @@ Expected<BuildInfo> load_build_info(const fs::path& build_dir_in, const std::str
       // A build tree configured before our query existed: re-run CMake once
       // so it answers (the same as `cmake <build_dir>` by hand).
       std::string cmake = cache_value(build_dir, "CMAKE_COMMAND");
-      auto run = run_process({cmake.empty() ? std::string("cmake") : cmake, build_dir.string()}, ProcessOptions::in(build_dir));
+      auto run = run_process({cmake.empty() ? std::string("cmake") : cmake, build_dir.string()},
+                             ProcessOptions::in(build_dir));
       if (!run || !run->status.success())
         return Error{fmt::format("re-running CMake in '{}' to get its File API reply failed{}", build_dir.string(),
                                  run ? ":\n" + run->output : ": " + run.error().message)};
       reply = read_file_api_reply(build_dir, config);
-      if (!reply) return Error{fmt::format("CMake wrote no File API reply in '{}': {}", build_dir.string(),
-                                           reply.error().message)};
+      if (!reply)
+        return Error{
+            fmt::format("CMake wrote no File API reply in '{}': {}", build_dir.string(), reply.error().message)};
     }
     info = std::move(*reply);
     if (!config.empty() && info.configuration != config)
       return Error{fmt::format("the build in '{}' has no configuration '{}' (it has {})", build_dir.string(), config,
                                join(info.configurations, ", "))};
   } else if (!has_ccdb) {
-    return Error{fmt::format(
-        "'{}' has no compile_commands.json and is not a CMake build tree; configure it with CMake "
-        "(-DCMAKE_EXPORT_COMPILE_COMMANDS=ON) or generate a compile database (e.g. with bear)",
-        build_dir.string())};
+    return Error{
+        fmt::format("'{}' has no compile_commands.json and is not a CMake build tree; configure it with CMake "
+                    "(-DCMAKE_EXPORT_COMPILE_COMMANDS=ON) or generate a compile database (e.g. with bear)",
+                    build_dir.string())};
   }
 
   scan_originals_not_tree_copies(info);
   if (!target.empty()) {
     if (!info.from_file_api)
-      return Error{fmt::format("--target needs a CMake build tree; '{}' only has compile_commands.json",
-                               build_dir.string())};
+      return Error{
+          fmt::format("--target needs a CMake build tree; '{}' only has compile_commands.json", build_dir.string())};
     if (std::find(info.targets.begin(), info.targets.end(), target) == info.targets.end())
-      return Error{fmt::format("no target '{}' in '{}' (targets: {})", target, build_dir.string(),
-                               join(info.targets, ", "))};
+      return Error{
+          fmt::format("no target '{}' in '{}' (targets: {})", target, build_dir.string(), join(info.targets, ", "))};
     std::erase_if(info.units, [&](const CompileCommand& c) { return c.target != target; });
   }
 
   // compile_commands.json holds the exact command lines: prefer them, except
   // in a multi-config build, where it mixes the configurations' commands.
   if (!config.empty() && !info.from_file_api)
-    return Error{fmt::format("--config needs a CMake build tree; '{}' only has compile_commands.json",
-                             build_dir.string())};
+    return Error{
+        fmt::format("--config needs a CMake build tree; '{}' only has compile_commands.json", build_dir.string())};
   if (has_ccdb && info.configurations.size() <= 1) {
     auto ccdb = read_compile_commands(ccdb_path);
     if (!ccdb) return ccdb.error();
@@ -271,9 +273,8 @@ Expected<BuildInfo> load_build_info(const fs::path& build_dir_in, const std::str
   // One parse per distinct command: a file in two targets with the same flags is one unit.
   std::vector<CompileCommand> unique;
   for (auto& u : info.units) {
-    auto same = std::find_if(unique.begin(), unique.end(), [&](const CompileCommand& v) {
-      return v.file == u.file && v.arguments == u.arguments;
-    });
+    auto same = std::find_if(unique.begin(), unique.end(),
+                             [&](const CompileCommand& v) { return v.file == u.file && v.arguments == u.arguments; });
     if (same == unique.end()) unique.push_back(std::move(u));
   }
   info.units = std::move(unique);

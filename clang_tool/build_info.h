@@ -16,10 +16,10 @@ namespace stark {
 /// The CUDA translation units of one build tree.
 struct BuildInfo {
   std::filesystem::path build_dir;
-  std::filesystem::path cmake_source_dir;  // empty unless the File API answered
-  std::vector<CompileCommand> units;       // CUDA translation units only
-  std::vector<std::string> targets;        // every target the File API listed
-  std::string configuration;               // the configuration read ("" for single-config builds)
+  std::filesystem::path cmake_source_dir;   // empty unless the File API answered
+  std::vector<CompileCommand> units;        // CUDA translation units only
+  std::vector<std::string> targets;         // every target the File API listed
+  std::string configuration;                // the configuration read ("" for single-config builds)
   std::vector<std::string> configurations;  // every configuration of the build
   bool from_file_api = false;
 };

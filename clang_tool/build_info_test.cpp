@@ -16,7 +16,9 @@ TEST(CompileCommands, BothEntryFormsAndRelativeFiles) {
   TempDir tmp;
   const fs::path& dir = tmp.path();
   nlohmann::json db = nlohmann::json::array(
-      {{{"directory", dir.string()}, {"file", "src/a.cu"}, {"command", "/usr/local/cuda/bin/nvcc -DX=\"a b\" -c src/a.cu"}},
+      {{{"directory", dir.string()},
+        {"file", "src/a.cu"},
+        {"command", "/usr/local/cuda/bin/nvcc -DX=\"a b\" -c src/a.cu"}},
        {{"directory", dir.string()}, {"file", (dir / "b.cpp").string()}, {"arguments", {"g++", "-c", "b.cpp"}}},
        {{"directory", dir.string()}, {"file", "c.cc"}, {"arguments", {"nvcc", "-x", "cu", "-c", "c.cc"}}}});
   ASSERT_TRUE(write_json_file(dir / "compile_commands.json", db));
@@ -45,8 +47,7 @@ TEST(BuildInfo, ClearErrors) {
   const fs::path& empty = empty_dir.path();
   auto none = load_build_info(empty, "");
   ASSERT_FALSE(none);
-  EXPECT_NE(none.error().message.find("has no compile_commands.json and is not a CMake build tree"),
-            std::string::npos);
+  EXPECT_NE(none.error().message.find("has no compile_commands.json and is not a CMake build tree"), std::string::npos);
 
   const fs::path& ccdb_only = ccdb_only_dir.path();
   ASSERT_TRUE(write_json_file(ccdb_only / "compile_commands.json", nlohmann::json::array()));

@@ -15,7 +15,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path scratch(const std::string& name) { return fs::path(STARK_BINARY_DIR) / "clang_tool/fingerprint-scratch" / name; }
+fs::path scratch(const std::string& name) {
+  return fs::path(STARK_BINARY_DIR) / "clang_tool/fingerprint-scratch" / name;
+}
 
 /// kernel id -> fingerprint.
 using Prints = std::map<std::string, std::string>;
@@ -120,7 +122,7 @@ TEST_F(Incremental, TextTheHostParseSkipsFallsBackToTheWholeUnit) {
 }
 
 TEST_F(Incremental, UnrelatedEditsChangeNothing) {
-  edit("include/inc/common.cuh", "return x + 1.0f;", "return x + 2.0f;");                 // unused helper
+  edit("include/inc/common.cuh", "return x + 1.0f;", "return x + 2.0f;");                   // unused helper
   edit("include/inc/common.cuh", "#pragma once\n", "#pragma once\n#define NEW_MACRO 1\n");  // new macro
   edit("src/ops.cu", "__constant__ float kGain", "// moved down a line\n__constant__ float kGain");
   edit("src/other.cu", "void run_other(int n, float* y) {", "void run_other(int n, float* y) {\n  (void)0;");

@@ -22,13 +22,14 @@ namespace {
 
 using namespace clang;
 
-const std::set<std::string> kFastMath = {"expf", "exp",  "logf", "log",  "sinf", "cosf",
+const std::set<std::string> kFastMath = {"expf", "exp",  "logf",  "log",   "sinf",   "cosf",
                                          "powf", "tanf", "exp2f", "log2f", "log10f", "tanhf"};
 
 /// Text of an index expression with spaces and integer casts removed, so
 /// "(int)(blockIdx.x * blockDim.x) + threadIdx.x" compares equal to "blockIdx.x*blockDim.x+threadIdx.x".
 std::string normal_form(std::string s) {
-  static const std::regex casts(R"(\((?:unsigned\s+)?(?:int|long|long long|size_t|int64_t|uint32_t|uint64_t|unsigned)\))");
+  static const std::regex casts(
+      R"(\((?:unsigned\s+)?(?:int|long|long long|size_t|int64_t|uint32_t|uint64_t|unsigned)\))");
   static const std::regex static_casts(R"(static_cast<[^>]*>)");
   s = std::regex_replace(s, static_casts, "");
   s = std::regex_replace(s, casts, "");
@@ -41,9 +42,10 @@ std::string normal_form(std::string s) {
 std::optional<char> thread_index_axis(const std::string& text) {
   std::string t = normal_form(text);
   for (char a : {'x', 'y', 'z'}) {
-    std::string bi = std::string("blockIdx.") + a, bd = std::string("blockDim.") + a, ti = std::string("threadIdx.") + a;
-    for (const std::string& form : {bi + "*" + bd + "+" + ti, bd + "*" + bi + "+" + ti, ti + "+" + bi + "*" + bd,
-                                    ti + "+" + bd + "*" + bi})
+    std::string bi = std::string("blockIdx.") + a, bd = std::string("blockDim.") + a,
+                ti = std::string("threadIdx.") + a;
+    for (const std::string& form :
+         {bi + "*" + bd + "+" + ti, bd + "*" + bi + "+" + ti, ti + "+" + bi + "*" + bd, ti + "+" + bd + "*" + bi})
       if (t == form) return a;
   }
   return std::nullopt;
@@ -211,7 +213,8 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
         return !found;
       }
       bool VisitCallExpr(CallExpr* c) {
-        if (const FunctionDecl* callee = c->getDirectCallee()) found = found || declares_shared_memory(callee, depth + 1);
+        if (const FunctionDecl* callee = c->getDirectCallee())
+          found = found || declares_shared_memory(callee, depth + 1);
         return !found;
       }
     } finder;
@@ -229,10 +232,13 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
       if (const auto* call = dyn_cast<CallExpr>(b->getRHS()->IgnoreParenImpCasts()); call && call->getNumArgs() == 2) {
         const FunctionDecl* f = call->getDirectCallee();
         std::string n = f && f->getIdentifier() ? f->getName().str() : "";
-        char op = (n == "fmaxf" || n == "fmax" || n == "max") ? 'M' : (n == "fminf" || n == "fmin" || n == "min") ? 'm' : 0;
+        char op = (n == "fmaxf" || n == "fmax" || n == "max")   ? 'M'
+                  : (n == "fminf" || n == "fmin" || n == "min") ? 'm'
+                                                                : 0;
         const auto* first = dyn_cast<DeclRefExpr>(call->getArg(0)->IgnoreParenImpCasts());
         const auto* lhs = dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts());
-        if (op && first && lhs && first->getDecl() == lhs->getDecl()) reduction_candidate(b->getLHS(), op, call->getArg(1), b);
+        if (op && first && lhs && first->getDecl() == lhs->getDecl())
+          reduction_candidate(b->getLHS(), op, call->getArg(1), b);
       } else if (const auto* pick = dyn_cast<ConditionalOperator>(b->getRHS()->IgnoreParenImpCasts())) {
         // acc = e > acc ? e : acc, and the other ways to write a max or a min with ?:
         const Expr* value = nullptr;
@@ -341,7 +347,8 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     if (!var || !var->hasInit()) return std::nullopt;
     auto axis = thread_index_axis(snip(var->getInit()->getSourceRange()).text);
     const auto* cond = dyn_cast_or_null<BinaryOperator>(f->getCond() ? f->getCond()->IgnoreParenImpCasts() : nullptr);
-    const auto* inc = dyn_cast_or_null<CompoundAssignOperator>(f->getInc() ? f->getInc()->IgnoreParenImpCasts() : nullptr);
+    const auto* inc =
+        dyn_cast_or_null<CompoundAssignOperator>(f->getInc() ? f->getInc()->IgnoreParenImpCasts() : nullptr);
     if (!axis || !cond || cond->getOpcode() != BO_LT || !inc || inc->getOpcode() != BO_AddAssign) return std::nullopt;
     auto refers_to_var = [&](const Expr* e) {
       const auto* r = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
@@ -360,7 +367,8 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   void add_grid_stride(const ForStmt* f, char axis) {
     const VarDecl* var = loop_variable(f);
     Snippet loop = snip(f->getSourceRange());
-    out_.indices.push_back({var->getNameAsString(), axis, loop, true, snip(SourceRange(f->getBeginLoc(), f->getRParenLoc()))});
+    out_.indices.push_back(
+        {var->getNameAsString(), axis, loop, true, snip(SourceRange(f->getBeginLoc(), f->getRParenLoc()))});
     index_vars_.insert(var);
     Guard g;
     g.var = var->getNameAsString();

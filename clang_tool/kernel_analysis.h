@@ -46,10 +46,10 @@ struct ThreadIndex {
 /// condition of a grid-stride loop (statement: the loop, then_body: its body).
 struct Guard {
   std::string var;
-  Snippet bound;       // n
+  Snippet bound;  // n
   bool early_return = false;
-  Snippet statement;   // the whole if statement
-  Snippet then_body;   // for if (i < n) { ... }: the braces' contents
+  Snippet statement;  // the whole if statement
+  Snippet then_body;  // for if (i < n) { ... }: the braces' contents
 };
 
 /// A binary accumulation `acc += e`, `acc = fmaxf(acc, e)`, `acc = max(acc, e)`,
@@ -71,10 +71,10 @@ struct Loop {
   Snippet bound;       // cols in `c < cols`
   bool unit_step = false;
   std::optional<int64_t> trip_count;  // when init and bound are integer literals
-  Snippet body;        // the statement after the header (with braces, if any)
-  int depth = 0;       // 0: not inside another loop
-  int parent = -1;     // index of the enclosing loop
-  bool hinted = false; // a loop pragma (#pragma unroll, nounroll...) already applies to it
+  Snippet body;                       // the statement after the header (with braces, if any)
+  int depth = 0;                      // 0: not inside another loop
+  int parent = -1;                    // index of the enclosing loop
+  bool hinted = false;                // a loop pragma (#pragma unroll, nounroll...) already applies to it
   std::vector<Reduction> reductions;
   bool writes_memory = false;
 };
@@ -82,13 +82,13 @@ struct Loop {
 struct AtomicCall {
   std::string function;  // atomicAdd, atomicMax...
   Snippet call;
-  Snippet address;       // first argument
-  Snippet value;         // second argument
-  std::string base;      // the pointer parameter the address is based on, if any
-  Snippet index;         // e in `&base[e]` or `base + e`; empty for any other address
+  Snippet address;               // first argument
+  Snippet value;                 // second argument
+  std::string base;              // the pointer parameter the address is based on, if any
+  Snippet index;                 // e in `&base[e]` or `base + e`; empty for any other address
   bool uniform_address = false;  // the same address for every thread (no thread index, no loaded value in it)
   Snippet statement;
-  int loop = -1;         // innermost enclosing loop
+  int loop = -1;  // innermost enclosing loop
 };
 
 /// One `p[index]` of a pointer parameter (accesses), or of a local pointer
@@ -96,7 +96,7 @@ struct AtomicCall {
 struct Access {
   std::string base;  // parameter or local variable name
   Snippet index;
-  Snippet expr;      // p[index]
+  Snippet expr;  // p[index]
   bool write = false;
   int loop = -1;
   bool const_pointee = false;  // declared as a pointer to const
@@ -111,9 +111,9 @@ struct MathCall {
 struct KernelAnalysis {
   std::string name;
   std::vector<Param> params;
-  Snippet declaration;  // from the first token to just before the body
-  Snippet body;         // "{ ... }"
-  Snippet global_attr;  // the "__global__" token
+  Snippet declaration;               // from the first token to just before the body
+  Snippet body;                      // "{ ... }"
+  Snippet global_attr;               // the "__global__" token
   std::vector<ThreadIndex> indices;  // a grid-stride loop's own loop is not in `loops`
   std::vector<Guard> guards;
   std::vector<Loop> loops;
@@ -124,9 +124,9 @@ struct KernelAnalysis {
   std::vector<Snippet> top_statements;  // the body's statements, in order
   std::vector<std::string> locals;      // names declared at the body's top level
   bool uses_shared_memory = false;
-  bool uses_sync = false;       // __syncthreads and friends
-  bool returns = false;         // a return statement anywhere in the body (a lambda's too)
-  bool uses_warp_ops = false;   // __shfl*, __ballot*...
+  bool uses_sync = false;      // __syncthreads and friends
+  bool returns = false;        // a return statement anywhere in the body (a lambda's too)
+  bool uses_warp_ops = false;  // __shfl*, __ballot*...
   bool has_launch_bounds = false;
   int64_t launch_bounds_threads = 0;  // __launch_bounds__'s maximum threads per block, when a constant
   bool is_template = false;

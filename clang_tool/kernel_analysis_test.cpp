@@ -31,8 +31,8 @@ class Analysis : public ::testing::Test {
     EXPECT_TRUE(k) << id;
     auto text = read_file(fs::path(manifest_->source_root) / k->file);
     auto setup = locate_clang_setup();
-    auto a = analyze_kernel(*k, text->substr(k->range.begin, k->range.end - k->range.begin), *setup,
-                            manifest_->source_root);
+    auto a =
+        analyze_kernel(*k, text->substr(k->range.begin, k->range.end - k->range.begin), *setup, manifest_->source_root);
     EXPECT_TRUE(a) << a.error().message;
     return a ? *a : KernelAnalysis{};
   }

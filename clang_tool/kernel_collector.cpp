@@ -232,7 +232,8 @@ class Collector : public RecursiveASTVisitor<Collector> {
       QualType ft = f->getType().getCanonicalType();
       if (ft->isRecordType()) add_fields(ft, name + ".", offset, out);
       else if (ft->isScalarType() && !ft->isPointerType())
-        out.push_back({name, ft.getUnqualifiedType().getAsString(policy_), offset, ctx_.getTypeSizeInChars(ft).getQuantity()});
+        out.push_back(
+            {name, ft.getUnqualifiedType().getAsString(policy_), offset, ctx_.getTypeSizeInChars(ft).getQuantity()});
     }
   }
 
@@ -347,8 +348,8 @@ class Collector : public RecursiveASTVisitor<Collector> {
     k.file = file_of(fd->getLocation());
     k.range = {declaration_begin(fd, outer), offset_of(body->getRBracLoc()) + 1};
     k.body = {offset_of(body->getLBracLoc()), offset_of(body->getRBracLoc()) + 1};
-    SourceLocation begin_loc = sm_.getComposedLoc(sm_.getFileID(sm_.getExpansionLoc(fd->getLocation())),
-                                                  static_cast<unsigned>(k.range.begin));
+    SourceLocation begin_loc =
+        sm_.getComposedLoc(sm_.getFileID(sm_.getExpansionLoc(fd->getLocation())), static_cast<unsigned>(k.range.begin));
     k.line = static_cast<int>(sm_.getExpansionLineNumber(begin_loc));
     k.column = static_cast<int>(sm_.getExpansionColumnNumber(begin_loc));
     if (!errors_.clang_errors.empty()) {

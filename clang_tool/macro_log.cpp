@@ -152,7 +152,8 @@ std::vector<std::string> MacroLog::in_range(FileID file, unsigned begin, unsigne
   // arguments are logged at their macro's start: sort once, stably.
   if (!sorted_) {
     for (auto& [key, e] : entries_)
-      std::stable_sort(e.second.begin(), e.second.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      std::stable_sort(e.second.begin(), e.second.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
     sorted_ = true;
   }
   const auto& list = it->second.second;

@@ -84,8 +84,7 @@ class Walk : public RecursiveASTVisitor<Walk> {
     return true;
   }
   bool VisitCallExpr(CallExpr* call) {
-    if (call->getDirectCallee() || isa<CXXPseudoDestructorExpr>(call->getCallee()->IgnoreParenImpCasts()))
-      return true;
+    if (call->getDirectCallee() || isa<CXXPseudoDestructorExpr>(call->getCallee()->IgnoreParenImpCasts())) return true;
     unsure("a call through a pointer");  // its target is not in the code
     return true;
   }

@@ -18,18 +18,86 @@ namespace {
 
 // nvcc options that take their value as the next argument when written
 // without '='. Everything here is dropped unless handled explicitly below.
-const std::set<std::string, std::less<>> kTakesValue = {
-    "-o", "-x", "-ccbin", "--compiler-bindir", "-MF", "-MT", "-MQ", "-Xcompiler", "--compiler-options",
-    "-Xptxas", "--ptxas-options", "-Xnvlink", "--nvlink-options", "-Xlinker", "--linker-options", "-Xarchive",
-    "--archive-options", "-Xcudafe", "-arch", "--gpu-architecture", "-code", "--gpu-code", "-gencode",
-    "--generate-code", "-maxrregcount", "--maxrregcount", "--options-file", "-optf", "-t", "--threads",
-    "-rdc", "--relocatable-device-code", "-std", "--std", "-default-stream", "--default-stream", "-I",
-    "--include-path", "-isystem", "--system-include", "-iquote", "-idirafter", "-D", "--define-macro", "-U",
-    "--undefine-macro", "-include", "--pre-include", "-imacros", "-L", "--library-path", "-l", "--library",
-    "-odir", "--output-directory", "--keep-dir", "-diag-suppress", "--diag-suppress", "-diag-warn",
-    "--diag-warn", "-diag-error", "--diag-error", "-Werror", "-ftz", "--ftz", "-prec-div", "--prec-div",
-    "-prec-sqrt", "--prec-sqrt", "-fmad", "--fmad", "-dlto", "-split-compile", "--split-compile", "-MJ",
-    "-arch-ls", "--run-args", "-Xcudafe", "--dependency-output", "-ptxas-options"};
+const std::set<std::string, std::less<>> kTakesValue = {"-o",
+                                                        "-x",
+                                                        "-ccbin",
+                                                        "--compiler-bindir",
+                                                        "-MF",
+                                                        "-MT",
+                                                        "-MQ",
+                                                        "-Xcompiler",
+                                                        "--compiler-options",
+                                                        "-Xptxas",
+                                                        "--ptxas-options",
+                                                        "-Xnvlink",
+                                                        "--nvlink-options",
+                                                        "-Xlinker",
+                                                        "--linker-options",
+                                                        "-Xarchive",
+                                                        "--archive-options",
+                                                        "-Xcudafe",
+                                                        "-arch",
+                                                        "--gpu-architecture",
+                                                        "-code",
+                                                        "--gpu-code",
+                                                        "-gencode",
+                                                        "--generate-code",
+                                                        "-maxrregcount",
+                                                        "--maxrregcount",
+                                                        "--options-file",
+                                                        "-optf",
+                                                        "-t",
+                                                        "--threads",
+                                                        "-rdc",
+                                                        "--relocatable-device-code",
+                                                        "-std",
+                                                        "--std",
+                                                        "-default-stream",
+                                                        "--default-stream",
+                                                        "-I",
+                                                        "--include-path",
+                                                        "-isystem",
+                                                        "--system-include",
+                                                        "-iquote",
+                                                        "-idirafter",
+                                                        "-D",
+                                                        "--define-macro",
+                                                        "-U",
+                                                        "--undefine-macro",
+                                                        "-include",
+                                                        "--pre-include",
+                                                        "-imacros",
+                                                        "-L",
+                                                        "--library-path",
+                                                        "-l",
+                                                        "--library",
+                                                        "-odir",
+                                                        "--output-directory",
+                                                        "--keep-dir",
+                                                        "-diag-suppress",
+                                                        "--diag-suppress",
+                                                        "-diag-warn",
+                                                        "--diag-warn",
+                                                        "-diag-error",
+                                                        "--diag-error",
+                                                        "-Werror",
+                                                        "-ftz",
+                                                        "--ftz",
+                                                        "-prec-div",
+                                                        "--prec-div",
+                                                        "-prec-sqrt",
+                                                        "--prec-sqrt",
+                                                        "-fmad",
+                                                        "--fmad",
+                                                        "-dlto",
+                                                        "-split-compile",
+                                                        "--split-compile",
+                                                        "-MJ",
+                                                        "-arch-ls",
+                                                        "--run-args",
+                                                        "-Xcudafe",
+                                                        "--dependency-output",
+                                                        "-ptxas-options"};
 
 // Preprocessor-relevant options kept as they are, value attached or next.
 struct Kept {
@@ -62,9 +130,9 @@ class Translator {
 
       if (a.empty()) continue;
       if (a[0] == '@' || a == "--options-file" || a == "-optf" || starts_with(a, "--options-file=")) {
-        std::string path = a[0] == '@' ? std::string(a.substr(1))
+        std::string path = a[0] == '@'                             ? std::string(a.substr(1))
                            : a.find('=') != std::string_view::npos ? std::string(a.substr(a.find('=') + 1))
-                                                                    : next();
+                                                                   : next();
         expand_file(path, depth);
         continue;
       }
@@ -201,24 +269,16 @@ std::string clang_gpu_arch(const std::vector<std::string>& archs) {
 
 std::vector<std::string> clang_arguments(const CompileCommand& c, const ClangSetup& setup) {
   fs::path cuda = cuda_path_of(c.arguments);
-  std::vector<std::string> out = {"clang++",
-                                  "-x",
-                                  "cuda",
-                                  "--cuda-host-only",
-                                  "-fsyntax-only",
-                                  "--cuda-path=" + cuda.string(),
-                                  "--cuda-gpu-arch=" + clang_gpu_arch(c.archs.empty() ? archs_of(c.arguments) : c.archs),
-                                  "-resource-dir=" + setup.resource_dir.string(),
-                                  "-Wno-unknown-cuda-version",
-                                  "-w",
-                                  // Errors are collected as diagnostics: no error limit (reaching it
-                                  // is fatal and would cost every kernel of the unit), and no
-                                  // "N errors generated" line on stderr (caret diagnostics print it).
-                                  "-ferror-limit=0",
-                                  "-fno-caret-diagnostics",
-                                  // before the unit's own forced includes, which may call min/max
-                                  "-include",
-                                  (setup.stub_dir / kNvccCompatHeader).string()};
+  std::vector<std::string> out = {
+      "clang++", "-x", "cuda", "--cuda-host-only", "-fsyntax-only", "--cuda-path=" + cuda.string(),
+      "--cuda-gpu-arch=" + clang_gpu_arch(c.archs.empty() ? archs_of(c.arguments) : c.archs),
+      "-resource-dir=" + setup.resource_dir.string(), "-Wno-unknown-cuda-version", "-w",
+      // Errors are collected as diagnostics: no error limit (reaching it
+      // is fatal and would cost every kernel of the unit), and no
+      // "N errors generated" line on stderr (caret diagnostics print it).
+      "-ferror-limit=0", "-fno-caret-diagnostics",
+      // before the unit's own forced includes, which may call min/max
+      "-include", (setup.stub_dir / kNvccCompatHeader).string()};
   Translator t(c.directory, c.file);
   t.add(c.arguments, 1);
   auto kept = t.result();

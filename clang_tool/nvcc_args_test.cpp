@@ -14,11 +14,35 @@ namespace {
 using V = std::vector<std::string>;
 
 V shell_split_for_test() {
-  return {"/opt/cuda/bin/nvcc", "-forward-unknown-to-host-compiler", "-DNDEBUG", "-DNAME=\"x y\"", "-UOLD",
-          "-I/s/include", "-I", "gen", "-isystem=/sys/inc", "-O3", "--use_fast_math", "-std=c++20",
-          "--expt-relaxed-constexpr", "-Xcompiler=-DFROM_HOST=1,-fPIC", "-diag-suppress=2803",
-          "--generate-code=arch=compute_90,code=[compute_90,sm_90]", "-rdc=true", "-lineinfo", "-MD", "-MT",
-          "obj.o", "-MF", "obj.d", "-x", "cu", "-c", "/s/src/a.cu", "-o", "obj.o"};
+  return {"/opt/cuda/bin/nvcc",
+          "-forward-unknown-to-host-compiler",
+          "-DNDEBUG",
+          "-DNAME=\"x y\"",
+          "-UOLD",
+          "-I/s/include",
+          "-I",
+          "gen",
+          "-isystem=/sys/inc",
+          "-O3",
+          "--use_fast_math",
+          "-std=c++20",
+          "--expt-relaxed-constexpr",
+          "-Xcompiler=-DFROM_HOST=1,-fPIC",
+          "-diag-suppress=2803",
+          "--generate-code=arch=compute_90,code=[compute_90,sm_90]",
+          "-rdc=true",
+          "-lineinfo",
+          "-MD",
+          "-MT",
+          "obj.o",
+          "-MF",
+          "obj.d",
+          "-x",
+          "cu",
+          "-c",
+          "/s/src/a.cu",
+          "-o",
+          "obj.o"};
 }
 
 bool has(const V& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
@@ -71,8 +95,8 @@ TEST(ClangArguments, TranslatesCMakeNvccCommand) {
   EXPECT_TRUE(has(out, "-DFROM_HOST=1")) << ::testing::PrintToString(out);  // -Xcompiler=-DFROM_HOST=1,-fPIC
   EXPECT_TRUE(has(out, "-UOLD"));
   EXPECT_TRUE(has(out, "-std=c++20"));
-  for (const char* dropped : {"-forward-unknown-to-host-compiler", "--expt-relaxed-constexpr", "-fPIC", "cu",
-                              "-MD", "-MT", "obj.o", "-o", "-c", "-O3", "--use_fast_math", "-diag-suppress=2803",
+  for (const char* dropped : {"-forward-unknown-to-host-compiler", "--expt-relaxed-constexpr", "-fPIC", "cu", "-MD",
+                              "-MT", "obj.o", "-o", "-c", "-O3", "--use_fast_math", "-diag-suppress=2803",
                               "--generate-code=arch=compute_90,code=[compute_90,sm_90]", "-rdc=true", "-lineinfo"})
     EXPECT_FALSE(has(out, dropped)) << dropped;
 }

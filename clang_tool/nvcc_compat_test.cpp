@@ -18,9 +18,11 @@ TEST(NvccCompat, HostMinMaxParseAndTheKernelIsFound) {
   ASSERT_TRUE(setup) << setup.error().message;
   const fs::path root = fs::path(STARK_SOURCE_DIR) / "tests/projects/nvcc_host";
   const fs::path file = root / "src/clamp.cu";
-  CompileCommand c{root.string(), file.string(),
+  CompileCommand c{root.string(),
+                   file.string(),
                    {STARK_NVCC_PATH, "-I" + (fs::path(STARK_SOURCE_DIR) / "include").string(), "-c", file.string()},
-                   "", {"90"}};
+                   "",
+                   {"90"}};
   auto scan = scan_units({c}, *setup, root, ScanOptions{});
   std::string diagnostics;
   for (const auto& d : scan.manifest.diagnostics) diagnostics += d.format() + "\n";

@@ -117,7 +117,8 @@ TEST_F(WildProject, CandidatesOfSuchAKernelAreJudgedOnlyByTheErrorsTheyBring) {
 TEST_F(WildProject, KernelsUsedThroughPointersKeepTheirLaunch) {
   const Kernel& scale = kernel("src/pointers.cu:wild::scale_into");
   EXPECT_EQ(scale.instantiations.size(), 2u);
-  EXPECT_EQ(scale.fixed_launch, "it is used through a pointer at src/pointers.cu:20, so some launches are out of sight");
+  EXPECT_EQ(scale.fixed_launch,
+            "it is used through a pointer at src/pointers.cu:20, so some launches are out of sight");
   EXPECT_EQ(kernel("src/pointers.cu:wild::square").fixed_launch,
             "it is used through a pointer at src/pointers.cu:36, so some launches are out of sight");
   EXPECT_EQ(kernel("src/pointers.cu:wild::halve").fixed_launch,

@@ -25,7 +25,8 @@ namespace {
 std::vector<UnitScan> parse_all(const std::vector<CompileCommand>& units, const ClangSetup& setup,
                                 const ScanOptions& options) {
   std::vector<UnitScan> out(units.size());
-  size_t jobs = options.jobs > 0 ? static_cast<size_t>(options.jobs) : std::max(1u, std::thread::hardware_concurrency());
+  size_t jobs =
+      options.jobs > 0 ? static_cast<size_t>(options.jobs) : std::max(1u, std::thread::hardware_concurrency());
   jobs = std::min(jobs, std::max<size_t>(units.size(), 1));
   std::atomic<size_t> next{0};
   size_t done = 0;
@@ -108,8 +109,8 @@ class Merger {
       // A kernel in a header means what every unit that sees it makes of it:
       // a change seen by any of them changes the fingerprint.
       if (auto f = fingerprints_.find(key); f != fingerprints_.end())
-        k.fingerprint = f->second.size() == 1 ? *f->second.begin()
-                                              : content_hash(fmt::format("{}", fmt::join(f->second, "\n")));
+        k.fingerprint =
+            f->second.size() == 1 ? *f->second.begin() : content_hash(fmt::format("{}", fmt::join(f->second, "\n")));
       files.insert(k.file);
       k.file = display_path(k.file, root_);
       k.id = k.file + ":" + k.qualified_name + (uk.overloaded ? uk.signature : "");
@@ -213,10 +214,10 @@ Expected<ScanOutput> scan_build(const ScanOptions& options) {
          fmt::format("this build has the configurations {}; scanned with {}'s flags (--config NAME picks another)",
                      join(build->configurations, ", "), build->configuration)});
   if (build->units.empty())
-    out.manifest.diagnostics.push_back(
-        {"", 0, 0, Severity::Warning,
-         options.target.empty() ? fmt::format("'{}' compiles no CUDA file", build->build_dir.string())
-                                : fmt::format("target '{}' compiles no CUDA file", options.target)});
+    out.manifest.diagnostics.push_back({"", 0, 0, Severity::Warning,
+                                        options.target.empty()
+                                            ? fmt::format("'{}' compiles no CUDA file", build->build_dir.string())
+                                            : fmt::format("target '{}' compiles no CUDA file", options.target)});
   return out;
 }
 

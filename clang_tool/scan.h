@@ -16,10 +16,10 @@ namespace stark {
 
 struct ScanOptions {
   std::filesystem::path build_dir;
-  std::string target;                   // empty = every target
-  std::string config;                   // configuration of a multi-config build; empty = its first
-  std::filesystem::path source_root;    // empty = File API source dir, git toplevel or common ancestor
-  int jobs = 0;                         // parallel parses; 0 = one per core
+  std::string target;                 // empty = every target
+  std::string config;                 // configuration of a multi-config build; empty = its first
+  std::filesystem::path source_root;  // empty = File API source dir, git toplevel or common ancestor
+  int jobs = 0;                       // parallel parses; 0 = one per core
   /// Called after each unit (from worker threads, serialised): file, done, total.
   std::function<void(const std::string&, size_t, size_t)> progress;
 };

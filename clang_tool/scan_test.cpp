@@ -227,11 +227,13 @@ TEST_F(EdgeProject, TargetFilter) {
 
 fs::path write_bad_ccdb(const fs::path& build) {
   nlohmann::json db = nlohmann::json::array();
-  for (const char* f : {"good.cu", "not_kernel.cu", "bad_option.cu", "bad_names.cu", "declared_only.cu", "late_annotation.cu", "broken.cu"}) {
+  for (const char* f : {"good.cu", "not_kernel.cu", "bad_option.cu", "bad_names.cu", "declared_only.cu",
+                        "late_annotation.cu", "broken.cu"}) {
     fs::path file = kSource / "tests/projects/bad/src" / f;
-    db.push_back({{"directory", build.string()},
-                  {"file", file.string()},
-                  {"arguments", {STARK_NVCC_PATH, "-I" + (kSource / "include").string(), "-x", "cu", "-c", file.string()}}});
+    db.push_back(
+        {{"directory", build.string()},
+         {"file", file.string()},
+         {"arguments", {STARK_NVCC_PATH, "-I" + (kSource / "include").string(), "-x", "cu", "-c", file.string()}}});
   }
   EXPECT_TRUE(write_json_file(build / "compile_commands.json", db));
   return build;
@@ -253,50 +255,63 @@ TEST(BadProject, LocatedErrorsAndTheRestStillScanned) {
   std::vector<std::string> lines;
   for (const auto& d : m.diagnostics) lines.push_back(d.format());
   auto expect_line = [&](const std::string& want) {
-    EXPECT_TRUE(std::find(lines.begin(), lines.end(), want) != lines.end())
-        << "missing: " << want << "\nhave:\n" << ::testing::PrintToString(lines);
+    EXPECT_TRUE(std::find(lines.begin(), lines.end(), want) != lines.end()) << "missing: " << want << "\nhave:\n"
+                                                                            << ::testing::PrintToString(lines);
   };
-  expect_line("src/not_kernel.cu:3:3: error: [[stark::optimize]] marks only __global__ kernels; 'host_function' is "
-              "not a __global__ kernel");
-  expect_line("src/not_kernel.cu:5:1: error: [[stark::optimize]] marks only __global__ kernels; 'device_helper' is "
-              "not a __global__ kernel");
+  expect_line(
+      "src/not_kernel.cu:3:3: error: [[stark::optimize]] marks only __global__ kernels; 'host_function' is "
+      "not a __global__ kernel");
+  expect_line(
+      "src/not_kernel.cu:5:1: error: [[stark::optimize]] marks only __global__ kernels; 'device_helper' is "
+      "not a __global__ kernel");
   expect_line("src/not_kernel.cu:7:25: error: [[stark::optimize]] marks only __global__ kernels; a lambda is not one");
-  expect_line("src/bad_option.cu:3:19: error: invalid [[stark::optimize]] option: unknown option 'budgett' (known: "
-              "budget, rtol, atol, skip, seed, args, buffers, grid, block, shmem, epsilon, n_root, n_child, top_r, "
-              "plan_temperature, code_temperature, debug_temperature)");
-  expect_line("src/bad_option.cu:5:16: error: invalid [[stark::optimize]] option: 'budget' expects an integer, got "
-              "'banana'");
+  expect_line(
+      "src/bad_option.cu:3:19: error: invalid [[stark::optimize]] option: unknown option 'budgett' (known: "
+      "budget, rtol, atol, skip, seed, args, buffers, grid, block, shmem, epsilon, n_root, n_child, top_r, "
+      "plan_temperature, code_temperature, debug_temperature)");
+  expect_line(
+      "src/bad_option.cu:5:16: error: invalid [[stark::optimize]] option: 'budget' expects an integer, got "
+      "'banana'");
   // Values the kernel cannot mean, and an annotation given twice.
-  expect_line("src/bad_names.cu:3:1: error: invalid [[stark::optimize]] option: 'args': 'm' is not a parameter of the "
-              "kernel (its parameters: n, x)");
-  expect_line("src/bad_names.cu:5:19: error: invalid [[stark::optimize]] option: 'budget' must be from 1 to 100000, got "
-              "4294967296");
-  expect_line("src/bad_names.cu:7:35: error: [[stark::optimize]] is given twice on this declaration; give every option "
-              "in one");
-  expect_line("src/bad_names.cu:9:19: error: invalid [[stark::optimize]] option: 'grid' has at most three parts (x, y, "
-              "z), got 4");
-  expect_line("src/bad_names.cu:11:3: error: invalid [[stark::optimize]] option: 'buffers': 'count' is not a parameter "
-              "of the kernel (its parameters: n, x)");
-  expect_line("src/bad_names.cu:13:19: error: invalid [[stark::optimize]] option: 'block': block.x must be from 1 to "
-              "1024, got 2048");
+  expect_line(
+      "src/bad_names.cu:3:1: error: invalid [[stark::optimize]] option: 'args': 'm' is not a parameter of the "
+      "kernel (its parameters: n, x)");
+  expect_line(
+      "src/bad_names.cu:5:19: error: invalid [[stark::optimize]] option: 'budget' must be from 1 to 100000, got "
+      "4294967296");
+  expect_line(
+      "src/bad_names.cu:7:35: error: [[stark::optimize]] is given twice on this declaration; give every option "
+      "in one");
+  expect_line(
+      "src/bad_names.cu:9:19: error: invalid [[stark::optimize]] option: 'grid' has at most three parts (x, y, "
+      "z), got 4");
+  expect_line(
+      "src/bad_names.cu:11:3: error: invalid [[stark::optimize]] option: 'buffers': 'count' is not a parameter "
+      "of the kernel (its parameters: n, x)");
+  expect_line(
+      "src/bad_names.cu:13:19: error: invalid [[stark::optimize]] option: 'block': block.x must be from 1 to "
+      "1024, got 2048");
   // Marked after the definition: clang drops the attribute; STARK says so.
   for (const char* at : {"src/late_annotation.cu:8:1", "src/late_annotation.cu:11:3"})
-    expect_line(std::string(at) + ": error: [[stark::optimize]] after the kernel's definition is dropped by the "
-                                  "compiler; put it on the definition or on a declaration before it");
+    expect_line(std::string(at) +
+                ": error: [[stark::optimize]] after the kernel's definition is dropped by the "
+                "compiler; put it on the definition or on a declaration before it");
   for (const auto& l : lines) EXPECT_EQ(l.find("late_annotation.cu:14"), std::string::npos) << "not ours: " << l;
   // Marked where it is declared, defined in no scanned unit.
-  expect_line("src/declared_only.cu:3:1: warning: kernel 'defined_elsewhere' is marked [[stark::optimize]] here, but "
-              "no scanned translation unit defines it (is its .cu file compiled by this build, or in a target --target "
-              "left out?)");
+  expect_line(
+      "src/declared_only.cu:3:1: warning: kernel 'defined_elsewhere' is marked [[stark::optimize]] here, but "
+      "no scanned translation unit defines it (is its .cu file compiled by this build, or in a target --target "
+      "left out?)");
   for (const auto& l : lines) EXPECT_EQ(l.find("'still_found' is marked"), std::string::npos) << l;
   bool grid_error = false, parse_error = false;
   for (const auto& d : m.diagnostics) {
-    grid_error |= d.file == "src/bad_option.cu" && d.line == 7 && d.column == 32 &&
-                  d.message.find("'grid'") != std::string::npos;
+    grid_error |=
+        d.file == "src/bad_option.cu" && d.line == 7 && d.column == 32 && d.message.find("'grid'") != std::string::npos;
     // A kernel clang's errors touch is named in an error of its own; the
     // errors themselves stay, as warnings.
-    parse_error |= d.file == "src/broken.cu" && d.line == 3 && d.column == 1 && d.level == Severity::Error &&
-                   d.message.rfind("kernel 'broken' cannot be read: clang reports an error in it: broken.cu:4:", 0) == 0;
+    parse_error |=
+        d.file == "src/broken.cu" && d.line == 3 && d.column == 1 && d.level == Severity::Error &&
+        d.message.rfind("kernel 'broken' cannot be read: clang reports an error in it: broken.cu:4:", 0) == 0;
   }
   EXPECT_TRUE(grid_error) << ::testing::PrintToString(lines);
   EXPECT_TRUE(parse_error) << ::testing::PrintToString(lines);
@@ -312,7 +327,11 @@ TEST(ResourceDir, ParseUsesOurCudaWrappersAndNeverFallsBackSilently) {
   fs::copy(setup->resource_dir / "include", copy / "include", fs::copy_options::recursive);
 
   fs::path good = kSource / "tests/projects/bad/src/good.cu";
-  CompileCommand c{copy.string(), good.string(), {STARK_NVCC_PATH, "-I" + (kSource / "include").string(), "-c", good.string()}, "", {"90"}};
+  CompileCommand c{copy.string(),
+                   good.string(),
+                   {STARK_NVCC_PATH, "-I" + (kSource / "include").string(), "-c", good.string()},
+                   "",
+                   {"90"}};
   ScanOptions options;
   auto ours = scan_units({c}, ClangSetup{copy, setup->stub_dir}, good.parent_path(), options);
   EXPECT_EQ(ours.cuda_wrappers.at(0), (copy / "include" / "cuda_wrappers").string());

@@ -45,8 +45,9 @@ Expected<fs::path> first_valid(const char* env, const std::vector<fs::path>& can
 
 Expected<ClangSetup> locate_clang_setup() {
   fs::path prefix = executable_path().parent_path().parent_path();
-  auto resource = first_valid("STARK_CLANG_RESOURCE_DIR", {prefix / "lib" / "stark" / "clang", STARK_CLANG_RESOURCE_DIR},
-                              is_resource_dir, "clang resource directory with CUDA wrapper headers");
+  auto resource =
+      first_valid("STARK_CLANG_RESOURCE_DIR", {prefix / "lib" / "stark" / "clang", STARK_CLANG_RESOURCE_DIR},
+                  is_resource_dir, "clang resource directory with CUDA wrapper headers");
   if (!resource) return resource.error();
   auto stubs = first_valid("STARK_STUB_DIR", {prefix / "share" / "stark" / "clang-stubs", STARK_SOURCE_STUB_DIR},
                            is_stub_dir, "STARK stub header directory");

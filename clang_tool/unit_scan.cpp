@@ -100,8 +100,8 @@ void demote_clang_errors(UnitScan& unit, const std::vector<size_t>& clang_errors
   std::vector<Diagnostic> kept;
   for (size_t i = 0; i < unit.diagnostics.size(); ++i)
     if (!dropped.count(i)) kept.push_back(std::move(unit.diagnostics[i]));
-  kept.push_back({file, 0, 0, Severity::Warning,
-                  fmt::format("and {} more errors clang reports in this unit", dropped.size())});
+  kept.push_back(
+      {file, 0, 0, Severity::Warning, fmt::format("and {} more errors clang reports in this unit", dropped.size())});
   unit.diagnostics = std::move(kept);
 }
 
@@ -123,8 +123,8 @@ UnitScan scan_unit(const CompileCommand& command, const ClangSetup& setup) {
   invocation.setDiagnosticConsumer(&errors);
   bool ok = invocation.run();
   if (!ok && unit.diagnostics.empty())
-    unit.diagnostics.push_back({command.file, 0, 0, Severity::Error,
-                                "clang could not parse this translation unit (see the messages above)"});
+    unit.diagnostics.push_back(
+        {command.file, 0, 0, Severity::Error, "clang could not parse this translation unit (see the messages above)"});
   // The build compiled this unit, so what only clang rejects is a warning;
   // a kernel it touches is an error of its own (the collector's). A parse
   // that could not go on stays an error: its kernels were not read.

@@ -18,7 +18,7 @@ struct UnitKernel {
   std::string key;        // clang USR of the kernel (its template pattern): equal across units
   std::string signature;  // "(int, const float *)": appended to the id when overloaded
   bool overloaded = false;
-  Kernel kernel;          // file absolute, id and compile unset
+  Kernel kernel;  // file absolute, id and compile unset
 };
 
 /// A launch of an annotated kernel seen in one unit.

@@ -60,11 +60,11 @@ Expected<void> ClangVariantValidator::validate(const Kernel& kernel, const Varia
                            : scope.patch.describe(errors[i]));
   if (!lines.empty()) return Error{fmt::format("{}", fmt::join(lines, "\n"))};
   if (!scope.file_parsed)
-    return Error{fmt::format("the kernel's compile command ({}) does not read {}: the sources moved since the scan; "
-                             "scan again",
-                             kernel.compile->file, scope.patch.file.string())};
-  if (!scope.kernel_found)
-    return Error{fmt::format("the variant does not define the kernel '{}'", kernel.name)};
+    return Error{
+        fmt::format("the kernel's compile command ({}) does not read {}: the sources moved since the scan; "
+                    "scan again",
+                    kernel.compile->file, scope.patch.file.string())};
+  if (!scope.kernel_found) return Error{fmt::format("the variant does not define the kernel '{}'", kernel.name)};
   std::set<std::string> known;
   for (const auto& inst : kernel.instantiations) known.insert(inst.mangled);
   for (const auto& symbol : scope.kernel_symbols)

@@ -106,8 +106,9 @@ TEST_F(VariantCheck, AcceptsLoopPragmasTemplatesDeviceTypesAndConstants) {
 
 // The findings this check closes: each variant below passed it once.
 TEST_F(VariantCheck, RefusesADefineThatHijacksTheRuntime) {
-  expect_error(check(kClamp, "__global__ void clamp(int n, float* x) {}\n"
-                             "#define cudaGetLastError() (system(\"id\"), cudaSuccess)"),
+  expect_error(check(kClamp,
+                     "__global__ void clamp(int n, float* x) {}\n"
+                     "#define cudaGetLastError() (system(\"id\"), cudaSuccess)"),
                "variant line 2: the preprocessor directive '#define cudaGetLastError() (system(\"id\"), "
                "cudaSuccess)' is not allowed");
 }
@@ -142,8 +143,9 @@ TEST_F(VariantCheck, RefusesEveryIncludeAndArchConditional) {
                "'#include <cuda_fp16.h>' is not allowed");
   expect_error(check(kClamp, "__global__ void clamp(int n, float* x) {\n  if (__CUDA_ARCH__ >= 800) x[0] = 1;\n}"),
                "variant line 2: '__CUDA_ARCH__' is not allowed");
-  expect_error(check(kClamp, "__global__ void clamp(int n, float* x) {}\n"
-                             "_Pragma(\"redefine_extname cudaGetLastError system\")"),
+  expect_error(check(kClamp,
+                     "__global__ void clamp(int n, float* x) {}\n"
+                     "_Pragma(\"redefine_extname cudaGetLastError system\")"),
                "'_Pragma' is not allowed");
 }
 
@@ -153,8 +155,10 @@ TEST_F(VariantCheck, RefusesStaticInitialisersAnywhere) {
                "variable 'x' is host data");
   expect_error(check(kClamp, "struct S { static const int x; };\nconst int S::x = system(\"id\");" + kernel),
                "variable 'x' must be constexpr");
-  expect_error(check(kClamp, "template <int N> struct T { static const int x; };\n"
-                             "template <int N> const int T<N>::x = N;" + kernel),
+  expect_error(check(kClamp,
+                     "template <int N> struct T { static const int x; };\n"
+                     "template <int N> const int T<N>::x = N;" +
+                         kernel),
                "variable 'x' must be constexpr");
   expect_error(check(kClamp, "static const int boot = system(\"id\");" + kernel),
                "variable 'boot' has a dynamic initialiser");
@@ -171,16 +175,17 @@ TEST_F(VariantCheck, RefusesHostMembersLoaderAttributesAndAsm) {
   expect_error(check(kClamp, "struct S { void run() { system(\"id\"); } };" + kernel), "'edge::S::run' is host code");
   expect_error(check(kClamp, "struct S { static int run() { return system(\"id\"); } };" + kernel),
                "'edge::S::run' is host code");
-  expect_error(check(kClamp, "__global__ void clamp(int n, float* x) {\n"
-                             "  struct Local { void run() { system(\"id\"); } };\n}"),
+  expect_error(check(kClamp,
+                     "__global__ void clamp(int n, float* x) {\n"
+                     "  struct Local { void run() { system(\"id\"); } };\n}"),
                "is host code: a type the variant defines may have only __device__ member functions");
   expect_error(check(kClamp, "__attribute__((constructor)) static void boot() { system(\"id\"); }" + kernel),
                "'boot' carries the attribute 'constructor'");
   expect_error(check(kClamp, "__attribute__((constructor)) static __device__ void boot() {}" + kernel),
                "'boot' carries the attribute 'constructor'");
-  expect_error(check(kClamp, "__attribute__((used, section(\".init_array\"))) static __device__ int hook = 0;" +
-                                 kernel),
-               "carries the attribute");
+  expect_error(
+      check(kClamp, "__attribute__((used, section(\".init_array\"))) static __device__ int hook = 0;" + kernel),
+      "carries the attribute");
   expect_error(check(kClamp, "asm(\".globl stark_hook\");" + kernel), "file-scope asm");
   expect_error(check(kClamp, "using namespace ::edge;" + kernel), "using-directive");
 }
@@ -192,21 +197,24 @@ TEST_F(VariantCheck, RefusesWhatTheRestOfTheFileWouldUse) {
                      "__global__ void row_mean(Shape s, const float* in, float* out) {}"),
                "the code after the kernel would use the variant's 'cudaStream_t' (line ");
   // A specialisation of a toolkit template, for host code to pick up.
-  expect_error(check("src/apis.cu:api::negate", "struct Hook {};\n"
-                                               "template <> __host__ cudaChannelFormatDesc cudaCreateChannelDesc<Hook>() {\n"
-                                               "  system(\"id\");\n  return {};\n}\n"
-                                               "__global__ void api::negate(int n, float* x) {}"),
+  expect_error(check("src/apis.cu:api::negate",
+                     "struct Hook {};\n"
+                     "template <> __host__ cudaChannelFormatDesc cudaCreateChannelDesc<Hook>() {\n"
+                     "  system(\"id\");\n  return {};\n}\n"
+                     "__global__ void api::negate(int n, float* x) {}"),
                "the variant defines 'cudaCreateChannelDesc', which is declared outside the kernel");
 }
 TEST_F(VariantCheck, RejectsHostCode) {
-  expect_error(check(kClamp, "static int counter_on_host() { return 1; }\n"
-                             "__global__ void clamp(int n, float* x) {}"),
+  expect_error(check(kClamp,
+                     "static int counter_on_host() { return 1; }\n"
+                     "__global__ void clamp(int n, float* x) {}"),
                "'counter_on_host' is host code");
 }
 
 TEST_F(VariantCheck, RejectsExternallyVisibleHelpers) {
-  expect_error(check(kClamp, "__device__ float sat(float v) { return v; }\n"
-                             "__global__ void clamp(int n, float* x) {}"),
+  expect_error(check(kClamp,
+                     "__device__ float sat(float v) { return v; }\n"
+                     "__global__ void clamp(int n, float* x) {}"),
                "device helper 'sat' must be static");
 }
 
@@ -217,9 +225,10 @@ TEST_F(VariantCheck, RejectsASignatureChange) {
 TEST_F(VariantCheck, RejectsExtraKernelsAndDeviceLaunches) {
   expect_error(check(kClamp, "static __global__ void helper_kernel() {}\n__global__ void clamp(int n, float* x) {}"),
                "adds the kernel 'helper_kernel'");
-  expect_error(check("src/stats.cu:edge::row_mean",
-                     "__global__ void row_mean(Shape s, const float* in, float* out) { row_mean<<<1, 1>>>(s, in, out); }"),
-               "launches a kernel from device code");
+  expect_error(
+      check("src/stats.cu:edge::row_mean",
+            "__global__ void row_mean(Shape s, const float* in, float* out) { row_mean<<<1, 1>>>(s, in, out); }"),
+      "launches a kernel from device code");
 }
 
 TEST_F(VariantCheck, ParseErrorsPointIntoTheVariant) {
@@ -236,16 +245,19 @@ TEST_F(VariantCheck, RejectsForeignNamesInTheLaunchOverride) {
 
 TEST_F(VariantCheck, TemplateKernelInAHeader) {
   const char* id = "include/edge/scale.cuh:edge::detail::scale";
-  EXPECT_TRUE(check(id, "template <typename T, int kUnroll>\n"
-                        "__global__ void scale(int n, T alpha, const T* __restrict__ x, T* __restrict__ y) {\n"
-                        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                        "  if (i < n) y[i] = alpha * __ldg(x + i);\n"
-                        "}"));
-  expect_error(check(id, "template <typename T, int kUnroll>\n"
-                         "__global__ void scale(int n, T alpha, const T* x, const T* y) {}"),
+  EXPECT_TRUE(check(id,
+                    "template <typename T, int kUnroll>\n"
+                    "__global__ void scale(int n, T alpha, const T* __restrict__ x, T* __restrict__ y) {\n"
+                    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                    "  if (i < n) y[i] = alpha * __ldg(x + i);\n"
+                    "}"));
+  expect_error(check(id,
+                     "template <typename T, int kUnroll>\n"
+                     "__global__ void scale(int n, T alpha, const T* x, const T* y) {}"),
                "changes the kernel's signature");
-  expect_error(check(id, "template <typename T, int kUnroll>\n"
-                         "__global__ void scale(int n, T alpha, const T* x, T* y, int extra) {}"),
+  expect_error(check(id,
+                     "template <typename T, int kUnroll>\n"
+                     "__global__ void scale(int n, T alpha, const T* x, T* y, int extra) {}"),
                "no matching function for call to 'scale'");
 }
 

@@ -26,12 +26,20 @@ using namespace clang;
 /// or rename symbols: none of them belongs to a kernel's helpers.
 const char* loader_attribute(const Decl* d) {
   for (const Attr* a : d->attrs()) switch (a->getKind()) {
-      case attr::Constructor: case attr::Destructor: case attr::InitPriority: case attr::InitSeg:
-      case attr::Section: case attr::CodeSeg: case attr::Used: case attr::Retain: case attr::Alias:
-      case attr::IFunc: case attr::Weak: case attr::WeakRef: case attr::AsmLabel:
-        return a->getSpelling();
-      default:
-        break;
+      case attr::Constructor:
+      case attr::Destructor:
+      case attr::InitPriority:
+      case attr::InitSeg:
+      case attr::Section:
+      case attr::CodeSeg:
+      case attr::Used:
+      case attr::Retain:
+      case attr::Alias:
+      case attr::IFunc:
+      case attr::Weak:
+      case attr::WeakRef:
+      case attr::AsmLabel: return a->getSpelling();
+      default: break;
     }
   return nullptr;
 }
@@ -89,7 +97,7 @@ class OutsideUse : public RecursiveASTVisitor<OutsideUse> {
     if (!reported_.insert(d->getCanonicalDecl()).second) return true;
     PresumedLoc at = sm_.getPresumedLoc(sm_.getExpansionLoc(use));
     std::string where = at.isValid() ? fmt::format(" (line {} of {})", at.getLine(),
-                                                    std::filesystem::path(at.getFilename()).filename().string())
+                                                   std::filesystem::path(at.getFilename()).filename().string())
                                      : "";
     const auto* named = dyn_cast<NamedDecl>(d);
     scope_.problems.push_back(fmt::format(
@@ -129,9 +137,10 @@ class DeclCheck : public ASTConsumer {
     return std::any_of(d->redecls_begin(), d->redecls_end(), [&](const Decl* r) { return !in_scope(r); });
   }
   void refuse_outside(const NamedDecl* d) {
-    problem(fmt::format("the variant defines '{}', which is declared outside the kernel: a variant may add only new "
-                        "helpers",
-                        d->getQualifiedNameAsString()));
+    problem(
+        fmt::format("the variant defines '{}', which is declared outside the kernel: a variant may add only new "
+                    "helpers",
+                    d->getQualifiedNameAsString()));
   }
 
   /// The unit's declarations in order: the variant's are checked, and those
@@ -154,11 +163,14 @@ class DeclCheck : public ASTConsumer {
   void classify(const Decl* d) {
     if (const char* a = loader_attribute(d)) return refuse_attribute(d, a);
     if (isa<NamespaceDecl>(d) || isa<LinkageSpecDecl>(d)) return walk(cast<DeclContext>(d));
-    if (isa<FileScopeAsmDecl>(d)) return problem("the variant has file-scope asm: a variant is the kernel and its "
-                                                 "__device__ helpers only");
+    if (isa<FileScopeAsmDecl>(d))
+      return problem(
+          "the variant has file-scope asm: a variant is the kernel and its "
+          "__device__ helpers only");
     if (isa<UsingDirectiveDecl>(d) || isa<UsingDecl>(d) || isa<UsingEnumDecl>(d) || isa<NamespaceAliasDecl>(d))
-      return problem("a using-declaration, using-directive or namespace alias at namespace scope would change name "
-                     "lookup in the code after the kernel: put it inside the kernel or a helper");
+      return problem(
+          "a using-declaration, using-directive or namespace alias at namespace scope would change name "
+          "lookup in the code after the kernel: put it inside the kernel or a helper");
     if (isa<FunctionDecl>(d) || isa<FunctionTemplateDecl>(d)) return classify_function(d->getAsFunction());
     if (isa<VarDecl>(d) || isa<VarTemplateDecl>(d)) return classify_variable(d);
     if (isa<CXXRecordDecl>(d) || isa<ClassTemplateDecl>(d)) return classify_record(d);
@@ -170,9 +182,10 @@ class DeclCheck : public ASTConsumer {
 
   void refuse_attribute(const Decl* d, const char* attribute) {
     const auto* named = dyn_cast<NamedDecl>(d);
-    problem(fmt::format("'{}' carries the attribute '{}': it would run code when the program loads or exits, or "
-                        "place or rename a symbol; a variant may not",
-                        named ? named->getNameAsString() : "a declaration", attribute));
+    problem(
+        fmt::format("'{}' carries the attribute '{}': it would run code when the program loads or exits, or "
+                    "place or rename a symbol; a variant may not",
+                    named ? named->getNameAsString() : "a declaration", attribute));
   }
 
   void classify_function(const FunctionDecl* fd) {
@@ -201,8 +214,7 @@ class DeclCheck : public ASTConsumer {
     scope_.kernel_found = true;
     if (const FunctionTemplateDecl* t = fd->getDescribedFunctionTemplate())
       for (const FunctionDecl* spec : t->specializations()) scope_.kernel_symbols.insert(mangler_->device_name(spec));
-    else
-      scope_.kernel_symbols.insert(mangler_->device_name(fd));
+    else scope_.kernel_symbols.insert(mangler_->device_name(fd));
     check_body(fd);
   }
 
@@ -212,9 +224,10 @@ class DeclCheck : public ASTConsumer {
   void classify_method(const FunctionDecl* fd) {
     if (fd->isDefaulted() || fd->isDeleted()) return;
     if (!fd->hasAttr<CUDADeviceAttr>())
-      return problem(fmt::format("'{}' is host code: a type the variant defines may have only __device__ member "
-                                 "functions",
-                                 fd->getQualifiedNameAsString()));
+      return problem(
+          fmt::format("'{}' is host code: a type the variant defines may have only __device__ member "
+                      "functions",
+                      fd->getQualifiedNameAsString()));
     check_body(fd);
   }
 
@@ -262,9 +275,10 @@ class DeclCheck : public ASTConsumer {
     bool device = vd->hasAttr<CUDADeviceAttr>() || vd->hasAttr<CUDAConstantAttr>() || vd->hasAttr<CUDASharedAttr>();
     if (device) {
       if (vd->isExternallyVisible())
-        problem(fmt::format("variable '{}' is visible outside the file (make it static): a variant may add only static "
-                            "__device__/__constant__ data or constants",
-                            name));
+        problem(
+            fmt::format("variable '{}' is visible outside the file (make it static): a variant may add only static "
+                        "__device__/__constant__ data or constants",
+                        name));
       return;
     }
     std::string why;
@@ -304,9 +318,10 @@ class PragmaCheck : public PPCallbacks {
     if (!invalid && starts_with_loop_pragma(std::string_view(buffer.data() + at, buffer.size() - at))) return;
     const std::string& text = scope_.patch.text;
     auto from = text.begin() + scope_.patch.begin;
-    scope_.problems.push_back(fmt::format("variant line {}: a macro expands to a pragma other than #pragma unroll: not "
-                                          "allowed in a variant",
-                                          1 + std::count(from, from + offset, '\n')));
+    scope_.problems.push_back(
+        fmt::format("variant line {}: a macro expands to a pragma other than #pragma unroll: not "
+                    "allowed in a variant",
+                    1 + std::count(from, from + offset, '\n')));
   }
 
  private:

@@ -51,16 +51,36 @@ bool is_word(const Lexed& t, std::string_view word) { return t.kind == tok::raw_
 /// tokens, nothing that declares, captures or runs anything.
 bool count_token(tok::TokenKind k) {
   switch (k) {
-    case tok::numeric_constant: case tok::raw_identifier: case tok::l_paren: case tok::r_paren:
-    case tok::plus: case tok::minus: case tok::star: case tok::slash: case tok::percent:
-    case tok::less: case tok::greater: case tok::lessequal: case tok::greaterequal:
-    case tok::lessless: case tok::greatergreater: case tok::coloncolon: case tok::period:
-    case tok::amp: case tok::pipe: case tok::caret: case tok::tilde: case tok::exclaim:
-    case tok::ampamp: case tok::pipepipe: case tok::equalequal: case tok::exclaimequal:
-    case tok::question: case tok::colon: case tok::comma:
-      return true;
-    default:
-      return false;
+    case tok::numeric_constant:
+    case tok::raw_identifier:
+    case tok::l_paren:
+    case tok::r_paren:
+    case tok::plus:
+    case tok::minus:
+    case tok::star:
+    case tok::slash:
+    case tok::percent:
+    case tok::less:
+    case tok::greater:
+    case tok::lessequal:
+    case tok::greaterequal:
+    case tok::lessless:
+    case tok::greatergreater:
+    case tok::coloncolon:
+    case tok::period:
+    case tok::amp:
+    case tok::pipe:
+    case tok::caret:
+    case tok::tilde:
+    case tok::exclaim:
+    case tok::ampamp:
+    case tok::pipepipe:
+    case tok::equalequal:
+    case tok::exclaimequal:
+    case tok::question:
+    case tok::colon:
+    case tok::comma: return true;
+    default: return false;
   }
 }
 
@@ -159,7 +179,8 @@ class TextCheck {
                                "pass (nvcc compiles it for every arch the build targets)",
                                x.text));
     else if ((x.text == "_Pragma" && !loop_pragma_operator(t, i)) || x.text == "__pragma")
-      add(x.begin, fmt::format("'{}' is not allowed except as _Pragma(\"unroll ...\") or _Pragma(\"nounroll\")", x.text));
+      add(x.begin,
+          fmt::format("'{}' is not allowed except as _Pragma(\"unroll ...\") or _Pragma(\"nounroll\")", x.text));
     else if (line_start && (x.text == "import" || x.text == "module" || x.text == "export"))
       add(x.begin, fmt::format("a line starting with '{}' is a C++20 module directive: not allowed", x.text));
   }
@@ -188,8 +209,8 @@ class TextCheck {
   }
 
   std::string_view source_;
-  std::string text_;             // the source and the file's text after it
-  std::vector<Lexed> tokens_;    // of text_, comments included
+  std::string text_;           // the source and the file's text after it
+  std::vector<Lexed> tokens_;  // of text_, comments included
   std::vector<std::string> problems_;
 };
 

@@ -31,17 +31,18 @@ TEST(VariantText, AcceptsLoopPragmasAndDirectivesThatAreNotDirectives) {
 }
 
 TEST(VariantText, RefusesEveryOtherDirectiveHoweverItIsSpelled) {
-  expect_refused("__global__ void k() {}\n#define cudaGetLastError() (system(\"id\"), cudaSuccess)",
-                 "variant line 2: the preprocessor directive '#define cudaGetLastError() (system(\"id\"), cudaSuccess)' "
-                 "is not allowed");
+  expect_refused(
+      "__global__ void k() {}\n#define cudaGetLastError() (system(\"id\"), cudaSuccess)",
+      "variant line 2: the preprocessor directive '#define cudaGetLastError() (system(\"id\"), cudaSuccess)' "
+      "is not allowed");
   expect_refused("#include <cuda_fp16.h>\n", "'#include <cuda_fp16.h>'");
   expect_refused("  #  include \"/etc/passwd\"\n", "'#  include \"/etc/passwd\"'");
-  expect_refused("%:define X 1\n", "'%:define X 1'");                       // a digraph
+  expect_refused("%:define X 1\n", "'%:define X 1'");                // a digraph
   expect_refused("/* a comment */ #define X 1\n", "'#define X 1'");  // a comment before the #
   // After a comment with a line break: no directive to the standard, but refused all the same.
   expect_refused("int x; /* a\ncomment */ #define X 1\n", "'#define X 1'");
-  expect_refused("#def\\\nine X 1\n", "is not allowed");                      // a line splice inside
-  expect_refused("#\n", "'#'");                                               // the null directive
+  expect_refused("#def\\\nine X 1\n", "is not allowed");  // a line splice inside
+  expect_refused("#\n", "'#'");                           // the null directive
   expect_refused("#pragma once\n", "'#pragma once'");
   expect_refused("#pragma redefine_extname cudaGetLastError system\n", "'#pragma redefine_extname");
   expect_refused("#pragma unroll 4; int x = 0;\n", "'#pragma unroll 4; int x = 0;'");

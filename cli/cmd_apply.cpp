@@ -36,22 +36,28 @@ class ApplyCommand : public Command {
  public:
   CLI::App* add_to(CLI::App& app) override {
     auto* sub = app.add_subcommand("apply", "Hand an optimize result back: a patch, in-place edits, or variant files");
-    sub->add_option("--result", result_dir_, "Result directory of stark optimize (holds result.json)")->required()->transform(absolute_path());
+    sub->add_option("--result", result_dir_, "Result directory of stark optimize (holds result.json)")
+        ->required()
+        ->transform(absolute_path());
     sub->add_option("--mode", mode_, "patch (a unified diff), inplace (edit the sources), variants (files for CMake)")
         ->check(CLI::IsMember({"patch", "inplace", "variants"}));
     sub->add_option("-o,--output", output_,
                     "patch: write the diff here (default: standard output); variants: the folder (default: "
-                    "RESULT/variants); inplace: the backup folder (default: RESULT/backup/<time>)")->transform(absolute_path());
-    sub->add_option("--kernel", kernels_, "Apply only this kernel id (repeat the option for several; default: every improved kernel)")
+                    "RESULT/variants); inplace: the backup folder (default: RESULT/backup/<time>)")
+        ->transform(absolute_path());
+    sub->add_option("--kernel", kernels_,
+                    "Apply only this kernel id (repeat the option for several; default: every improved kernel)")
         ->allow_extra_args(false);
     sub->add_option("-p,--build-dir", build_dir_,
                     "Local build tree whose compile database and CMake cache the compile check uses (default: the "
-                    "manifest's build folder, its compile_commands.json only)")->transform(absolute_path());
+                    "manifest's build folder, its compile_commands.json only)")
+        ->transform(absolute_path());
     sub->add_flag("--no-compile-check", no_check_, "Do not compile the rewritten sources for every arch first");
     sub->add_flag("--recover", recover_,
                   "Finish (or, when it cannot, undo) a --mode inplace run that was interrupted; its journal is in "
                   "the source root");
-    sub->add_option("-j,--jobs", jobs_, "Compiles run in parallel (default: one per core)")->check(whole_number(0, 1024));
+    sub->add_option("-j,--jobs", jobs_, "Compiles run in parallel (default: one per core)")
+        ->check(whole_number(0, 1024));
     sub->footer(
         "\nOnly kernels whose status is \"improved\" are applied. Each one's variant passes the variant check\n"
         "again first (the result folder is not trusted): one that fails stops the apply before any file is\n"
@@ -122,9 +128,10 @@ class ApplyCommand : public Command {
     }
     for (const auto& r : report->plan.refused) print_error(fmt::format("{}: not applied: {}", r.kernel, r.message));
     for (const auto& k : report->unchecked)
-      print_warning(fmt::format("{}: its translation unit is not in the local build's compile database (-p BUILD); "
-                                "not compile-checked",
-                                k));
+      print_warning(
+          fmt::format("{}: its translation unit is not in the local build's compile database (-p BUILD); "
+                      "not compile-checked",
+                      k));
 
     if (request.mode == rewriter::ApplyMode::Patch && output_.empty()) fmt::print("{}", report->patch);
     print_note(summary(*report, request.mode));
@@ -202,7 +209,8 @@ class ApplyCommand : public Command {
     if (applied == 0 && mode != rewriter::ApplyMode::Variants) return "nothing to apply" + rest;
     switch (mode) {
       case rewriter::ApplyMode::Patch:
-        return fmt::format("patch of {} in {}{}{}", kernels, files, r.written.empty() ? "" : " -> " + r.written.string(), rest);
+        return fmt::format("patch of {} in {}{}{}", kernels, files,
+                           r.written.empty() ? "" : " -> " + r.written.string(), rest);
       case rewriter::ApplyMode::Inplace:
         return fmt::format("rewrote {} for {}; originals backed up in {}{}", files, kernels, r.written.string(), rest);
       case rewriter::ApplyMode::Variants:

@@ -49,14 +49,18 @@ std::optional<std::time_t> parse_utc(const std::string& text) {
 class CacheCommand : public Command {
  public:
   CLI::App* add_to(CLI::App& app) override {
-    auto* sub = app.add_subcommand("cache", "Show or empty the result cache that spares stark optimize a second search");
+    auto* sub =
+        app.add_subcommand("cache", "Show or empty the result cache that spares stark optimize a second search");
     sub->require_subcommand(1);
     stats_ = sub->add_subcommand("stats", "Entries, size and hit counts of the cache");
-    clean_ = sub->add_subcommand("clean", "Remove cache entries and, with -p, the build's captures (all, or those "
-                                          "older than --older-than DAYS)");
+    clean_ = sub->add_subcommand("clean",
+                                 "Remove cache entries and, with -p, the build's captures (all, or those "
+                                 "older than --older-than DAYS)");
     for (CLI::App* s : {stats_, clean_}) {
-      s->add_option("-p,--build-dir", build_dir_, "Build tree whose cache to use (BUILD_DIR/.stark/cache)")->transform(absolute_path());
-      s->add_option("--cache-dir", cache_dir_, "The cache directory itself (also $STARK_CACHE_DIR)")->transform(absolute_path());
+      s->add_option("-p,--build-dir", build_dir_, "Build tree whose cache to use (BUILD_DIR/.stark/cache)")
+          ->transform(absolute_path());
+      s->add_option("--cache-dir", cache_dir_, "The cache directory itself (also $STARK_CACHE_DIR)")
+          ->transform(absolute_path());
     }
     stats_->add_flag("--json", json_, "Print stark.cache-stats/1 JSON");
     clean_->add_option("--older-than", older_than_days_, "Only entries not used for this many days")
@@ -135,9 +139,8 @@ class CacheCommand : public Command {
       auto [files, bytes] = folder_size(store);
       auto opened = harness::CaptureStore::open(store, false);
       auto index = opened ? opened->read_index() : Expected<harness::CaptureIndex>(Error{""});
-      std::string count = index ? fmt::format("{} capture{}, ", index->captures.size(),
-                                              index->captures.size() == 1 ? "" : "s")
-                                : "";
+      std::string count =
+          index ? fmt::format("{} capture{}, ", index->captures.size(), index->captures.size() == 1 ? "" : "s") : "";
       std::cout << fmt::format("captures: {}{} file{}, {} in {} (stark capture --max-store-bytes caps it)\n", count,
                                files, files == 1 ? "" : "s", size_text(bytes), store.string());
     }
@@ -182,9 +185,10 @@ class CacheCommand : public Command {
     std::error_code ec;
     if (!std::filesystem::is_directory(dir, ec)) return kExitOk;
     if (!max_size_.empty() && !older_than_days_) {
-      std::cout << fmt::format("captures in {} kept: --max-size caps the cache folder (stark capture "
-                               "--max-store-bytes caps the capture store)\n",
-                               dir.string());
+      std::cout << fmt::format(
+          "captures in {} kept: --max-size caps the cache folder (stark capture "
+          "--max-store-bytes caps the capture store)\n",
+          dir.string());
       return kExitOk;
     }
     auto store = harness::CaptureStore::open(dir, false);

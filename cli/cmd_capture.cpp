@@ -20,9 +20,13 @@ class CaptureCommand : public Command {
  public:
   CLI::App* add_to(CLI::App& app) override {
     auto* sub = app.add_subcommand("capture", "Record the marked kernels' launches while a command runs");
-    sub->add_option("-p,--build-dir", build_dir_, "Build tree (its compile database locates the kernels)")->required()->transform(absolute_path());
-    sub->add_option("--manifest", manifest_, "Manifest from stark scan (default: scan the build tree now)")->transform(absolute_path());
-    sub->add_option("--out", out_, "Capture store folder (default: BUILD_DIR/.stark/captures)")->transform(absolute_path());
+    sub->add_option("-p,--build-dir", build_dir_, "Build tree (its compile database locates the kernels)")
+        ->required()
+        ->transform(absolute_path());
+    sub->add_option("--manifest", manifest_, "Manifest from stark scan (default: scan the build tree now)")
+        ->transform(absolute_path());
+    sub->add_option("--out", out_, "Capture store folder (default: BUILD_DIR/.stark/captures)")
+        ->transform(absolute_path());
     sub->add_option("--max-per-kernel", limits_.max_per_kernel, "Launches kept per kernel, distinct shapes first")
         ->check(whole_number(1, 10000))
         ->capture_default_str();
@@ -55,7 +59,8 @@ class CaptureCommand : public Command {
     o.limits = limits_;
     o.fresh = fresh_;
     o.command = command_;
-    for (auto [text, slot] : {std::pair{&max_capture_, &o.limits.max_capture_bytes}, {&max_store_, &o.limits.max_store_bytes}}) {
+    for (auto [text, slot] :
+         {std::pair{&max_capture_, &o.limits.max_capture_bytes}, {&max_store_, &o.limits.max_store_bytes}}) {
       if (text->empty()) continue;
       auto v = harness::parse_size(*text);
       if (!v) {

@@ -60,8 +60,8 @@ Finding check_gpu() {
   }
   int v = 0;
   if (version) version(&v);
-  return {"GPU", Status::Ok, fmt::format("{} ({} device{}, driver API {}.{})", list, n, n == 1 ? "" : "s", v / 1000,
-                                         (v % 1000) / 10)};
+  return {"GPU", Status::Ok,
+          fmt::format("{} ({} device{}, driver API {}.{})", list, n, n == 1 ? "" : "s", v / 1000, (v % 1000) / 10)};
 }
 
 Finding check_tool(const std::string& name, const std::vector<std::string>& version_args, const std::string& why) {
@@ -94,8 +94,7 @@ Finding check_parse(const ClangSetup& setup, const fs::path& cuda) {
   if (unit.kernels.size() != 1 || unit.launches.size() != 1 ||
       unit.kernels[0].kernel.instantiations.at(0).mangled != "_Z11stark_probeiPf")
     return {"test parse", Status::Fail, "the probe kernel was not found as expected"};
-  return {"test parse", Status::Ok,
-          fmt::format("{:.2f} s, CUDA wrappers from {}", unit.seconds, unit.cuda_wrappers)};
+  return {"test parse", Status::Ok, fmt::format("{:.2f} s, CUDA wrappers from {}", unit.seconds, unit.cuda_wrappers)};
 }
 
 class DoctorCommand : public Command {
@@ -126,13 +125,15 @@ class DoctorCommand : public Command {
                           fmt::format("{} (nvcc {}){}", cuda.string(), m[1].str(),
                                       new_enough ? "" : ": STARK is tested with CUDA 13")});
     } else {
-      findings.push_back({"CUDA toolkit", Status::Fail,
-                          fmt::format("no nvcc at {}; install CUDA 13 or set CUDA_HOME", (cuda / "bin/nvcc").string())});
+      findings.push_back(
+          {"CUDA toolkit", Status::Fail,
+           fmt::format("no nvcc at {}; install CUDA 13 or set CUDA_HOME", (cuda / "bin/nvcc").string())});
     }
     std::error_code ec;
-    findings.push_back(fs::exists(cuda / "include" / "cccl", ec)
-                           ? Finding{"CCCL headers", Status::Ok, (cuda / "include" / "cccl").string()}
-                           : Finding{"CCCL headers", Status::Warn, "no include/cccl in the toolkit: CUDA 13 layout expected"});
+    findings.push_back(
+        fs::exists(cuda / "include" / "cccl", ec)
+            ? Finding{"CCCL headers", Status::Ok, (cuda / "include" / "cccl").string()}
+            : Finding{"CCCL headers", Status::Warn, "no include/cccl in the toolkit: CUDA 13 layout expected"});
     if (setup) findings.push_back(check_parse(*setup, cuda));
     findings.push_back(check_tool("cmake", {"cmake", "--version"}, "needed by the CMake package and File API intake"));
     findings.push_back(check_gpu());
@@ -148,7 +149,9 @@ class DoctorCommand : public Command {
       nlohmann::json j = {{"version", stark_version_string()}, {"ok", !failed}, {"checks", nlohmann::json::array()}};
       for (const auto& f : findings)
         j["checks"].push_back({{"name", f.what},
-                               {"status", f.status == Status::Ok ? "ok" : f.status == Status::Warn ? "warn" : "fail"},
+                               {"status", f.status == Status::Ok     ? "ok"
+                                          : f.status == Status::Warn ? "warn"
+                                                                     : "fail"},
                                {"detail", f.detail}});
       fmt::print("{}\n", j.dump(2));
     } else {
@@ -156,7 +159,10 @@ class DoctorCommand : public Command {
       bool color = isatty(STDOUT_FILENO) && use_color();
       for (const auto& f : findings) {
         const char* tag = f.status == Status::Ok ? "ok  " : f.status == Status::Warn ? "warn" : "FAIL";
-        const char* on = !color ? "" : f.status == Status::Ok ? "\033[32m" : f.status == Status::Warn ? "\033[33m" : "\033[31m";
+        const char* on = !color                     ? ""
+                         : f.status == Status::Ok   ? "\033[32m"
+                         : f.status == Status::Warn ? "\033[33m"
+                                                    : "\033[31m";
         fmt::print("  {}{}{}  {:<19} {}\n", on, tag, color ? "\033[0m" : "", f.what, f.detail);
       }
     }

@@ -23,17 +23,20 @@ class EvalCommand : public Command {
     sub->add_option("--manifest", o_.manifest, "Manifest from stark scan")->required()->transform(absolute_path());
     sub->add_option("--kernel", o_.kernel, "Kernel id, as in the manifest (file:qualified name)")->required();
     sub->add_option("--variant", o_.variant, "Variant file (stark.variant/1)")->required()->transform(absolute_path());
-    sub->add_option("--captures", captures_, "Capture store (default: BUILD_DIR/.stark/captures)")->transform(absolute_path());
+    sub->add_option("--captures", captures_, "Capture store (default: BUILD_DIR/.stark/captures)")
+        ->transform(absolute_path());
     sub->add_option("--device", o_.evaluator.devices, "GPU to use (repeat for several; default 0)");
-    sub->add_option("--worker", worker_,
-                    "Command that starts a GPU worker, {device} replaced by the device number\n"
-                    "(default: the stark-worker installed with stark; e.g. \"srun -n1 stark-worker --device {device}\")");
+    sub->add_option(
+        "--worker", worker_,
+        "Command that starts a GPU worker, {device} replaced by the device number\n"
+        "(default: the stark-worker installed with stark; e.g. \"srun -n1 stark-worker --device {device}\")");
     sub->add_option("--seed", o_.evaluator.seed, "Seed of the fuzzed inputs")->capture_default_str();
     sub->add_flag("--no-sanitize", no_sanitize_,
                   "Skip compute-sanitizer (memcheck, racecheck); the verdict then says \"correct, not sanitized\"");
     sub->footer(
         "\nThe variant is first checked by clang (the kernel and its __device__ helpers only, no\n"
-        "preprocessor directives or host code), then compiled with the kernel's own flags for this GPU, run on every capture\n"
+        "preprocessor directives or host code), then compiled with the kernel's own flags for this GPU, run on every "
+        "capture\n"
         "(outputs poisoned, guard canaries, smaller sizes derived from the captures, fuzzed inputs,\n"
         "repeated, timed launches read back at random, re-checked after timing), timed against the\n"
         "original, and run once under compute-sanitizer's memcheck and racecheck on exact-size\n"
@@ -58,8 +61,8 @@ class EvalCommand : public Command {
       return ClangVariantValidator(*setup, root).validate(kernel, variant);
     };
     // A judge called by hand runs every gate, slower candidates included.
-    o_.evaluator.sanitize = no_sanitize_ ? harness::GpuEvaluatorOptions::Sanitize::Never
-                                         : harness::GpuEvaluatorOptions::Sanitize::Always;
+    o_.evaluator.sanitize =
+        no_sanitize_ ? harness::GpuEvaluatorOptions::Sanitize::Never : harness::GpuEvaluatorOptions::Sanitize::Always;
     return harness::run_eval(o_, out);
   }
 

@@ -34,7 +34,8 @@ namespace fs = std::filesystem;
 class OptimizeCommand : public Command {
  public:
   CLI::App* add_to(CLI::App& app) override {
-    auto* sub = app.add_subcommand("optimize", "Search faster variants of the marked kernels and prove them on the GPU");
+    auto* sub =
+        app.add_subcommand("optimize", "Search faster variants of the marked kernels and prove them on the GPU");
     sub->add_option("-p,--build-dir", build_dir_, "Build tree of the project")->required()->transform(absolute_path());
     sub->add_option("--target", target_, "Only this CMake target's kernels");
     sub->add_option("--config", config_, "Configuration of a multi-config build whose flags to use (Release, ...)");
@@ -49,14 +50,14 @@ class OptimizeCommand : public Command {
     sub->add_option("--code-model", code_model_, "Model of the code role (default: --model)");
     sub->add_option("--debug-model", debug_model_, "Model of the debug role (default: --model)");
     given_.plan_t = sub->add_option("--plan-temperature", plan_temperature_, "Temperature of the plan role")
-        ->check(CLI::Range(0.0, 2.0))
-        ->capture_default_str();
+                        ->check(CLI::Range(0.0, 2.0))
+                        ->capture_default_str();
     given_.code_t = sub->add_option("--code-temperature", code_temperature_, "Temperature of the code role")
-        ->check(CLI::Range(0.0, 2.0))
-        ->capture_default_str();
+                        ->check(CLI::Range(0.0, 2.0))
+                        ->capture_default_str();
     given_.debug_t = sub->add_option("--debug-temperature", debug_temperature_, "Temperature of the debug role")
-        ->check(CLI::Range(0.0, 2.0))
-        ->capture_default_str();
+                         ->check(CLI::Range(0.0, 2.0))
+                         ->capture_default_str();
     sub->add_option("--base-url", base_url_, "API endpoint (vLLM, llama.cpp, Ollama: http://host:port/v1)");
     sub->add_option("--command", command_, "For --backend command: a program that reads a request on stdin");
     sub->add_option("--budget", budget_, "Attempts per kernel (default: the annotation's, else 30)")
@@ -65,39 +66,45 @@ class OptimizeCommand : public Command {
     sub->add_option("--parallel", parallel_, "Candidates in flight at once (1: the paper's sequential loop)")
         ->check(whole_number(1, 64))
         ->capture_default_str();
-    given_.epsilon = sub->add_option("--epsilon", rules_.epsilon, "Chance of exploring a random leaf instead of the fastest node")
-        ->check(CLI::Range(0.0, 1.0))
-        ->capture_default_str();
+    given_.epsilon =
+        sub->add_option("--epsilon", rules_.epsilon, "Chance of exploring a random leaf instead of the fastest node")
+            ->check(CLI::Range(0.0, 1.0))
+            ->capture_default_str();
     given_.n_root = sub->add_option("--n-root", rules_.n_root, "Children the original may have at most")
-        ->check(whole_number(1, 1000))
-        ->capture_default_str();
-    given_.n_child = sub->add_option("--n-child", rules_.n_child, "A node whose children all failed is dropped past this many")
-        ->check(whole_number(0, 1000))
-        ->capture_default_str();
+                        ->check(whole_number(1, 1000))
+                        ->capture_default_str();
+    given_.n_child =
+        sub->add_option("--n-child", rules_.n_child, "A node whose children all failed is dropped past this many")
+            ->check(whole_number(0, 1000))
+            ->capture_default_str();
     given_.top_r = sub->add_option("--top-r", rules_.top_r, "Fastest nodes the plan role is shown")
-        ->check(whole_number(0, 100))
-        ->capture_default_str();
-    sub->add_option("--out", out_, "Result directory (default: BUILD_DIR/stark/<target or all>)")->transform(absolute_path());
+                       ->check(whole_number(0, 100))
+                       ->capture_default_str();
+    sub->add_option("--out", out_, "Result directory (default: BUILD_DIR/stark/<target or all>)")
+        ->transform(absolute_path());
     sub->add_option("--ncu", ncu_,
                     "Nsight Compute for the profile facts every role sees (default: from PATH or the CUDA toolkit; "
                     "off: none)");
-    sub->add_option("--executor", executor_, "Where GPU workers run: local (one per GPU here), slurm (srun --gres=gpu:1)")
+    sub->add_option("--executor", executor_,
+                    "Where GPU workers run: local (one per GPU here), slurm (srun --gres=gpu:1)")
         ->check(CLI::IsMember({"local", "slurm"}))
         ->capture_default_str();
     sub->add_option("--workers", workers_, "GPU workers (default: one per local GPU / per GPU of the SLURM allocation)")
         ->check(whole_number(1, 4096));
-    sub->add_option("--srun-arg", srun_args_, "Added to every srun of --executor slurm (repeatable), e.g. --partition=gpu");
+    sub->add_option("--srun-arg", srun_args_,
+                    "Added to every srun of --executor slurm (repeatable), e.g. --partition=gpu");
     sub->add_flag("--force", force_,
                   "Search every kernel afresh: ignore the result cache, saved search states and stored LLM replies "
                   "(every request is sent; the caches are refreshed)");
-    sub->add_option("--cache-dir", cache_dir_, "Result cache (default: $STARK_CACHE_DIR, else BUILD_DIR/.stark/cache)")->transform(absolute_path());
-    sub->add_flag("--no-cache", no_cache_,
-                  "Neither reuse nor store results or LLM replies (see stark cache --help)");
+    sub->add_option("--cache-dir", cache_dir_, "Result cache (default: $STARK_CACHE_DIR, else BUILD_DIR/.stark/cache)")
+        ->transform(absolute_path());
+    sub->add_flag("--no-cache", no_cache_, "Neither reuse nor store results or LLM replies (see stark cache --help)");
     sub->add_flag("--dry-run", dry_run_,
                   "Print each role's prompt for every kernel (plan, code, debug) as an LLM backend would get it; send "
                   "nothing, evaluate nothing");
-    sub->add_option("--max-cost", max_cost_,
-                    "Stop searching once the LLM calls cost this many USD (the models' prices must be known: see --price)")
+    sub->add_option(
+           "--max-cost", max_cost_,
+           "Stop searching once the LLM calls cost this many USD (the models' prices must be known: see --price)")
         ->check(CLI::NonNegativeNumber);
     sub->add_option("--price", price_,
                     "USD per million input and output tokens, for models or endpoints whose prices STARK does not know")
@@ -105,7 +112,8 @@ class OptimizeCommand : public Command {
         ->check(CLI::NonNegativeNumber);
     sub->add_option("--llm-timeout", llm_timeout_, "Seconds one role's call may take, retries included")
         ->check(CLI::PositiveNumber);
-    sub->add_option("--time-limit", time_limit_, "Wall-clock seconds per kernel (a call still running then is cut short)")
+    sub->add_option("--time-limit", time_limit_,
+                    "Wall-clock seconds per kernel (a call still running then is cut short)")
         ->check(CLI::PositiveNumber);
     auto* quiet = sub->add_flag("-q,--quiet", quiet_, "Only warnings and errors");
     sub->add_flag("-v,--verbose", verbose_, "A line per attempt with its diagnostics")->excludes(quiet);
@@ -134,9 +142,11 @@ class OptimizeCommand : public Command {
         "its own state in OUT/state/).\n"
         "\nExamples:\n"
         "  stark optimize -p build -- ctest --test-dir build\n"
-        "  stark optimize -p build --backend anthropic --model claude-sonnet-4-5 --max-cost 5 -- ctest --test-dir build\n"
+        "  stark optimize -p build --backend anthropic --model claude-sonnet-4-5 --max-cost 5 -- ctest --test-dir "
+        "build\n"
         "  stark optimize -p build --backend openai --base-url http://localhost:8000/v1 --model qwen --dry-run\n"
-        "  sbatch --gres=gpu:4 --ntasks=4 --wrap 'stark optimize -p build --executor slurm -- ctest --test-dir build'\n");
+        "  sbatch --gres=gpu:4 --ntasks=4 --wrap 'stark optimize -p build --executor slurm -- ctest --test-dir "
+        "build'\n");
     return sub;
   }
 
@@ -176,7 +186,8 @@ class OptimizeCommand : public Command {
       return kExitFailed;
     }
     if (manifest.kernels.empty()) {
-      print_error("no [[stark::optimize]] kernel found" + std::string(input->had_errors ? " (see the errors above)" : ""));
+      print_error("no [[stark::optimize]] kernel found" +
+                  std::string(input->had_errors ? " (see the errors above)" : ""));
       return kExitFailed;
     }
     fs::path store = harness::default_store(manifest.build_dir);
@@ -201,9 +212,10 @@ class OptimizeCommand : public Command {
     harness::GpuEvaluator evaluator(manifest, eo);
     bool gpu = evaluator.gpu().has_value();
     if (!gpu)
-      progress.message(fmt::format("stark: warning: no GPU ({}): candidates are compiled and checked, nothing is "
-                                   "captured or timed; every kernel ends 'untimed'",
-                                   evaluator.no_gpu_reason()));
+      progress.message(
+          fmt::format("stark: warning: no GPU ({}): candidates are compiled and checked, nothing is "
+                      "captured or timed; every kernel ends 'untimed'",
+                      evaluator.no_gpu_reason()));
     if (gpu && !test_command_.empty()) capture(manifest, store, eo.cache_dir, progress, note);
 
     auto setup = locate_clang_setup();
@@ -216,9 +228,10 @@ class OptimizeCommand : public Command {
 
     if (!gpu && !budget_) {
       oo.budget_cap = kUntimedBudget;
-      note(fmt::format("no GPU: at most {} attempts per kernel, enough to check that candidates compile "
-                       "(--budget N for more)",
-                       kUntimedBudget));
+      note(
+          fmt::format("no GPU: at most {} attempts per kernel, enough to check that candidates compile "
+                      "(--budget N for more)",
+                      kUntimedBudget));
     }
     ResultCache cache(resolve_cache_dir(cache_dir_, manifest.build_dir));
     if (!no_cache_) {
@@ -234,8 +247,9 @@ class OptimizeCommand : public Command {
         total += kernel_budget(k, budget_, oo.budget_cap);
     progress.begin_run(static_cast<int>(kernels_.empty() ? manifest.kernels.size() : kernels_.size()), total);
 
-    auto result = run_optimize(manifest, evaluator, validator, *team, [&](const Kernel& k) { return describe_inputs(store, k); },
-                               oo, progress_hooks(progress, note));
+    auto result = run_optimize(
+        manifest, evaluator, validator, *team, [&](const Kernel& k) { return describe_inputs(store, k); }, oo,
+        progress_hooks(progress, note));
     if (!result) {
       print_error(result.error().message);
       return kExitFailed;
@@ -280,8 +294,9 @@ class OptimizeCommand : public Command {
   Expected<void> make_llm_stack(llm::ClientStack& stack) {
     if (backend_ == "builtin") {
       if (dry_run_)
-        return Error{"--dry-run prints the prompts a model backend would get, and the builtin backend sends none: "
-                     "pick --backend openai, anthropic or command"};
+        return Error{
+            "--dry-run prints the prompts a model backend would get, and the builtin backend sends none: "
+            "pick --backend openai, anthropic or command"};
       return {};
     }
     llm::ClientOptions co;
@@ -306,9 +321,10 @@ class OptimizeCommand : public Command {
       for (const auto& m : {plan_model_, code_model_, debug_model_})
         if (!m.empty()) models.push_back(m);
       if (auto why = llm::unknown_cost_reason(stack, models))
-        return Error{fmt::format("--max-cost needs the price of every reply, and {}: pass --price IN OUT (USD per "
-                                 "million input and output tokens)",
-                                 *why)};
+        return Error{
+            fmt::format("--max-cost needs the price of every reply, and {}: pass --price IN OUT (USD per "
+                        "million input and output tokens)",
+                        *why)};
     }
     return {};
   }
@@ -353,8 +369,9 @@ class OptimizeCommand : public Command {
                              [&](const std::string& s) { progress.message("stark: error: " + s); }};
     note("capturing the kernels' inputs: " + join_command(test_command_));
     if (harness::run_capture(manifest, co, printer) != 0)
-      progress.message("stark: warning: the capture did not record every kernel; kernels without inputs use their "
-                       "annotation's args/buffers or fail with the reason");
+      progress.message(
+          "stark: warning: the capture did not record every kernel; kernels without inputs use their "
+          "annotation's args/buffers or fail with the reason");
   }
 
   static OptimizeHooks progress_hooks(ProgressDisplay& progress, const std::function<void(const std::string&)>& note) {
@@ -398,7 +415,9 @@ class OptimizeCommand : public Command {
     }
   }
 
-  static std::string join_command(const std::vector<std::string>& argv) { return fmt::format("{}", fmt::join(argv, " ")); }
+  static std::string join_command(const std::vector<std::string>& argv) {
+    return fmt::format("{}", fmt::join(argv, " "));
+  }
 
   std::string build_dir_, target_, config_, manifest_, backend_ = "builtin", model_, base_url_, command_, out_;
   std::string plan_model_, code_model_, debug_model_;

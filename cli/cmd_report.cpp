@@ -43,14 +43,19 @@ report::EditPlanner rewriter_planner(const std::string& result_dir) {
 class ReportCommand : public Command {
  public:
   CLI::App* add_to(CLI::App& app) override {
-    auto* sub = app.add_subcommand("report", "Render the result of an optimize run for people (md, html) or tools "
-                                             "(sarif, json)");
-    sub->add_option("--result", result_dir_, "Result directory written by stark optimize --out")->required()->transform(absolute_path());
-    sub->add_option("--format", format_, "md: a pull-request comment; html: one self-contained page; sarif: code "
-                                         "scanning (SARIF 2.1.0); json: stark.report/1")
+    auto* sub = app.add_subcommand("report",
+                                   "Render the result of an optimize run for people (md, html) or tools "
+                                   "(sarif, json)");
+    sub->add_option("--result", result_dir_, "Result directory written by stark optimize --out")
+        ->required()
+        ->transform(absolute_path());
+    sub->add_option("--format", format_,
+                    "md: a pull-request comment; html: one self-contained page; sarif: code "
+                    "scanning (SARIF 2.1.0); json: stark.report/1")
         ->check(CLI::IsMember({"md", "markdown", "html", "sarif", "json"}))
         ->default_val("md");
-    sub->add_option("-o,--output", output_, "Write the report here instead of standard output")->transform(absolute_path());
+    sub->add_option("-o,--output", output_, "Write the report here instead of standard output")
+        ->transform(absolute_path());
     sub->footer(
         "\nThe report reads only the result directory and the files it names (the manifest, for\n"
         "kernel locations, and the sources, for the winning diff). Relative paths in result.json\n"

@@ -22,16 +22,20 @@ class ScanCommand : public Command {
   CLI::App* add_to(CLI::App& app) override {
     auto* sub = app.add_subcommand("scan", "Find the [[stark::optimize]] kernels of a build; print the manifest");
     sub->add_option("-p,--build-dir", build_dir_, "Build tree with compile_commands.json or a CMake File API reply")
-        ->required()->transform(absolute_path());
+        ->required()
+        ->transform(absolute_path());
     sub->add_option("--target", target_, "Only this CMake target's sources");
     sub->add_option("--config", config_, "Configuration of a multi-config build whose flags to use (Release, ...)");
     sub->add_option("--source-root", source_root_,
-                    "Folder manifest paths are relative to (default: the CMake source dir, else the git top level)")->transform(absolute_path());
-    sub->add_option("-o,--output", output_, "Write the manifest here instead of standard output")->transform(absolute_path());
-    sub->add_option("-j,--jobs", jobs_, "Translation units parsed in parallel (default: one per core)")->check(whole_number(0, 1024));
+                    "Folder manifest paths are relative to (default: the CMake source dir, else the git top level)")
+        ->transform(absolute_path());
+    sub->add_option("-o,--output", output_, "Write the manifest here instead of standard output")
+        ->transform(absolute_path());
+    sub->add_option("-j,--jobs", jobs_, "Translation units parsed in parallel (default: one per core)")
+        ->check(whole_number(0, 1024));
     sub->add_flag("--timings", timings_, "Print the parse time of each translation unit");
-    auto* list = sub->add_flag("--list", list_,
-                               "Print a table of kernel ids, instantiations and launch sites (the default on a terminal)");
+    auto* list = sub->add_flag(
+        "--list", list_, "Print a table of kernel ids, instantiations and launch sites (the default on a terminal)");
     sub->add_flag("--json", json_, "Print the manifest JSON even on a terminal")->excludes(list);
     sub->footer(
         "\nThe manifest (stark.manifest/1) lists each marked kernel with its parameters, every\n"
@@ -72,10 +76,8 @@ class ScanCommand : public Command {
         print_error(ok.error().message);
         return kExitFailed;
       }
-    if (list_ || (output_.empty() && !json_ && isatty(STDOUT_FILENO)))
-      fmt::print("{}", report::kernel_list(m));
-    else if (output_.empty())
-      fmt::print("{}", nlohmann::json(m).dump(2) + "\n");
+    if (list_ || (output_.empty() && !json_ && isatty(STDOUT_FILENO))) fmt::print("{}", report::kernel_list(m));
+    else if (output_.empty()) fmt::print("{}", nlohmann::json(m).dump(2) + "\n");
 
     size_t instantiations = 0, launches = 0;
     for (const auto& k : m.kernels) {

@@ -20,10 +20,8 @@ const char* color_of(Severity s) {
 }
 
 void print_tagged(Severity s, std::string_view message) {
-  if (use_color())
-    fmt::print(stderr, "\033[1mstark:\033[0m {}{}:\033[0m {}\n", color_of(s), to_string(s), message);
-  else
-    fmt::print(stderr, "stark: {}: {}\n", to_string(s), message);
+  if (use_color()) fmt::print(stderr, "\033[1mstark:\033[0m {}{}:\033[0m {}\n", color_of(s), to_string(s), message);
+  else fmt::print(stderr, "stark: {}: {}\n", to_string(s), message);
 }
 
 }  // namespace

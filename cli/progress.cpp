@@ -112,8 +112,7 @@ std::string ProgressDisplay::status_text(const AttemptEvent* last) const {
   if (kernels_ > 1) prefix += fmt::format(" ({}/{})", kernel_index_, kernels_);
   if (best_us_ && baseline_us_ && *best_us_ < *baseline_us_)
     prefix += " best " + paint(kGreen, fmt::format("{:.2f}x", *baseline_us_ / *best_us_));
-  else if (baseline_us_)
-    prefix += " baseline " + progress_time(*baseline_us_);
+  else if (baseline_us_) prefix += " baseline " + progress_time(*baseline_us_);
   std::string tail;
   if (last) {
     tail = fmt::format(" | #{} {} {}", last->node, last->role, last->status);
@@ -123,7 +122,7 @@ std::string ProgressDisplay::status_text(const AttemptEvent* last) const {
     tail = " | searching";
   }
   int room = style_.width - 1 - static_cast<int>(visible_width(prefix));  // never touch the last column
-  if (!style_.terminal) return prefix + tail;  // logs keep the whole line
+  if (!style_.terminal) return prefix + tail;                             // logs keep the whole line
   if (room < 4) return elide(prefix, std::max(style_.width - 1, 1));
   return prefix + elide(tail, static_cast<size_t>(room));
 }
@@ -196,7 +195,8 @@ void ProgressDisplay::end_kernel(const KernelResult& k) {
       if (k.baseline_us && k.best_us)
         line += fmt::format(" ({} -> {})", progress_time(*k.baseline_us), progress_time(*k.best_us));
       line += " in " + attempts + cached;
-      if (k.speedup && *k.speedup > report::kSecondLookSpeedup) line += paint(kYellow, " -- above 10x: take a second look");
+      if (k.speedup && *k.speedup > report::kSecondLookSpeedup)
+        line += paint(kYellow, " -- above 10x: take a second look");
       break;
     case KernelStatus::NoGain:
       line = fmt::format("{}: no gain{} in {}{}", name, k.speedup ? fmt::format(" (best {:.2f}x)", *k.speedup) : "",

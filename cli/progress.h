@@ -43,12 +43,12 @@ struct ProgressStyle {
 
 /// One evaluated candidate, as the search reports it.
 struct AttemptEvent {
-  int node = 0;                    // search-tree node id
-  std::string role;                // "plan+code", "debug"
-  std::string status;              // "accepted", "rejected", "compile_error", ...
-  std::optional<double> time_us;   // accepted candidates
-  std::string strategy;            // the plan's choice in a few words
-  std::string diagnostics;         // why it failed; the first line is shown in verbose mode
+  int node = 0;                           // search-tree node id
+  std::string role;                       // "plan+code", "debug"
+  std::string status;                     // "accepted", "rejected", "compile_error", ...
+  std::optional<double> time_us;          // accepted candidates
+  std::string strategy;                   // the plan's choice in a few words
+  std::string diagnostics;                // why it failed; the first line is shown in verbose mode
   std::map<std::string, double> seconds;  // the evaluation's phases, shown in verbose mode
 };
 
@@ -75,7 +75,7 @@ class ProgressDisplay {
   void end_run(const Result& r);
 
  private:
-  void show_status(std::string status);  // terminal: rewrite; otherwise: a line
+  void show_status(std::string status);    // terminal: rewrite; otherwise: a line
   void print_line(std::string_view line);  // a permanent line, under or instead of the status
   std::string status_text(const AttemptEvent* last) const;
   std::string paint(std::string_view code, std::string_view text) const;

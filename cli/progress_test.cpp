@@ -27,16 +27,24 @@ KernelResult finished(const std::string& id, KernelStatus status, int attempts, 
 void drive(ProgressDisplay& p) {
   p.begin_run(2, 8);
   p.begin_kernel("src/ops.cu:saxpy", 3, 412.0);
-  p.attempt({1, "plan+code", "compile_error", std::nullopt, "stage x in shared memory", "ops.cu(9): error: tile\nmore"});
+  p.attempt(
+      {1, "plan+code", "compile_error", std::nullopt, "stage x in shared memory", "ops.cu(9): error: tile\nmore"});
   p.attempt({2, "debug", "accepted", 318.0, "declare the tile", ""});
-  p.attempt({3, "plan+code", "accepted", 224.0, "four float4 per thread", "", {{"sanitize", 9.31}, {"compile", 2.1}, {"judge", 4.0}}});
+  p.attempt({3,
+             "plan+code",
+             "accepted",
+             224.0,
+             "four float4 per thread",
+             "",
+             {{"sanitize", 9.31}, {"compile", 2.1}, {"judge", 4.0}}});
   p.end_kernel(finished("src/ops.cu:saxpy", KernelStatus::Improved, 3, 412.0, 224.0));
   p.begin_kernel("src/h.cu:histogram", 5, 95.0);
   p.message("stark: warning: worker restarted");
   p.attempt({1, "plan+code", "rejected", std::nullopt, "shared bins", "racecheck: 3 hazards"});
   p.end_kernel(finished("src/h.cu:histogram", KernelStatus::Failed, 1, 95.0, std::nullopt));
   Result r;
-  r.kernels = {finished("a", KernelStatus::Improved, 3, 412.0, 224.0), finished("b", KernelStatus::Failed, 1, 95.0, {})};
+  r.kernels = {finished("a", KernelStatus::Improved, 3, 412.0, 224.0),
+               finished("b", KernelStatus::Failed, 1, 95.0, {})};
   p.end_run(r);
 }
 
@@ -82,8 +90,7 @@ TEST(Progress, AFailedKernelSaysWhyOnItsLine) {
 TEST(Progress, OneLineRewrittenInPlaceOnATerminal) {
   std::string out = run({true, false, 60, Verbosity::Normal});
   // Status updates start with \r and end with "clear to end of line", never with a newline.
-  EXPECT_NE(out.find("\r[3/8] saxpy (1/2) best 1.84x | #3 plan+code accepted 224...\033[K"), std::string::npos)
-      << out;
+  EXPECT_NE(out.find("\r[3/8] saxpy (1/2) best 1.84x | #3 plan+code accepted 224...\033[K"), std::string::npos) << out;
   // Permanent lines first clear the status line.
   EXPECT_NE(out.find("\r\033[Ksaxpy: improved 1.84x (412 us -> 224 us) in 3 attempts\n"), std::string::npos) << out;
   EXPECT_NE(out.find("\r\033[Kstark: warning: worker restarted\n"), std::string::npos) << out;

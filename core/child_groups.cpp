@@ -28,9 +28,9 @@ extern "C" void pass_signal_on(int sig) {
 
 void install_handlers() {
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
-    struct sigaction current {};
+    struct sigaction current{};
     if (::sigaction(sig, nullptr, &current) != 0 || current.sa_handler != SIG_DFL) continue;
-    struct sigaction on {};
+    struct sigaction on{};
     on.sa_handler = pass_signal_on;
     sigemptyset(&on.sa_mask);
     on.sa_flags = SA_RESTART;

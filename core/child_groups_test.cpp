@@ -37,8 +37,9 @@ bool ended(pid_t pid) {
 pid_t interrupted_parent(const fs::path& pid_file, int sig) {
   pid_t parent = ::fork();
   if (parent != 0) return parent;
-  auto child = ChildProcess::start({"sh", "-c", "echo $$ > '" + pid_file.string() + ".tmp' && mv '" +
-                                                    pid_file.string() + ".tmp' '" + pid_file.string() + "'; exec sleep 60"},
+  auto child = ChildProcess::start({"sh", "-c",
+                                    "echo $$ > '" + pid_file.string() + ".tmp' && mv '" + pid_file.string() +
+                                        ".tmp' '" + pid_file.string() + "'; exec sleep 60"},
                                    {});
   if (!child) ::_exit(3);
   for (int i = 0; i < 500 && !fs::exists(pid_file); ++i) std::this_thread::sleep_for(10ms);

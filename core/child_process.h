@@ -29,7 +29,7 @@ class ChildProcess {
  public:
   /// Starts argv (argv[0] looked up on PATH). An Error only when it cannot start.
   static Expected<std::unique_ptr<ChildProcess>> start(const std::vector<std::string>& argv,
-                                                      const SpawnOptions& options = {});
+                                                       const SpawnOptions& options = {});
   /// Kills the child if it still runs.
   ~ChildProcess();
   ChildProcess(const ChildProcess&) = delete;

@@ -16,7 +16,8 @@ std::vector<std::string> words(std::string_view text) {
 using V = std::vector<std::string>;
 
 TEST(CppTokens, LayoutAndCommentsAreNotTokens) {
-  EXPECT_EQ(words("int  i=0; // note\n/* block\n comment */ i+=1;"), (V{"int", "i", "=", "0", ";", "i", "+=", "1", ";"}));
+  EXPECT_EQ(words("int  i=0; // note\n/* block\n comment */ i+=1;"),
+            (V{"int", "i", "=", "0", ";", "i", "+=", "1", ";"}));
   EXPECT_EQ(words("a - -b"), (V{"a", "-", "-", "b"}));
   EXPECT_EQ(words("a--b"), (V{"a", "--", "b"}));
 }
@@ -24,14 +25,15 @@ TEST(CppTokens, LayoutAndCommentsAreNotTokens) {
 TEST(CppTokens, LiteralsAreWholeTokens) {
   EXPECT_EQ(words(R"(f("a /* not a comment */ \" b", 'x', '\''))"),
             (V{"f", "(", R"("a /* not a comment */ \" b")", ",", "'x'", ",", R"('\'')", ")"}));
-  EXPECT_EQ(words("R\"d( ) \" // )d\" + u8\"x\" + LR\"(y)\""), (V{"R\"d( ) \" // )d\"", "+", "u8\"x\"", "+", "LR\"(y)\""}));
+  EXPECT_EQ(words("R\"d( ) \" // )d\" + u8\"x\" + LR\"(y)\""),
+            (V{"R\"d( ) \" // )d\"", "+", "u8\"x\"", "+", "LR\"(y)\""}));
   EXPECT_EQ(words("1'000'000 + 1.5e-3f + 0x1p+4 + .5"), (V{"1'000'000", "+", "1.5e-3f", "+", "0x1p+4", "+", ".5"}));
 }
 
 TEST(CppTokens, ChevronsAndLongPunctuators) {
-  EXPECT_EQ(words("k<<<g, b>>>(x); a <<= 2; p->*m; ::f(...);"),
-            (V{"k", "<<<", "g", ",", "b", ">>>", "(", "x", ")", ";", "a", "<<=", "2", ";", "p", "->*", "m", ";", "::", "f",
-               "(", "...", ")", ";"}));
+  EXPECT_EQ(words("k<<<g, b>>>(x); a <<= 2; p->*m; ::f(...);"), (V{"k", "<<<", "g",  ",",   "b", ">>>", "(", "x",
+                                                                   ")", ";",   "a",  "<<=", "2", ";",   "p", "->*",
+                                                                   "m", ";",   "::", "f",   "(", "...", ")", ";"}));
 }
 
 TEST(CppTokens, UnterminatedTextEndsAtTheEnd) {

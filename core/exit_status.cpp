@@ -14,14 +14,10 @@ ExitStatus ExitStatus::from_wait_status(int status) {
 
 std::string ExitStatus::describe() const {
   switch (kind) {
-    case Kind::Exited:
-      return fmt::format("exit code {}", code);
-    case Kind::Signaled:
-      return fmt::format("killed by signal {} ({})", signal, strsignal(signal));
-    case Kind::TimedOut:
-      return "stopped at its time limit";
-    case Kind::OutputLimit:
-      return "stopped at its output limit";
+    case Kind::Exited: return fmt::format("exit code {}", code);
+    case Kind::Signaled: return fmt::format("killed by signal {} ({})", signal, strsignal(signal));
+    case Kind::TimedOut: return "stopped at its time limit";
+    case Kind::OutputLimit: return "stopped at its output limit";
   }
   return "ended";
 }

@@ -30,7 +30,10 @@ TEST(FolderLock, ASecondHolderIsRefusedWithTheFirstOnesName) {
 TEST(FolderLock, ReleasedWhenTheHolderGoesAway) {
   TempDir tmp;
   fs::path dir = tmp / "release";
-  { auto held = FolderLock::acquire(dir, "stark optimize"); ASSERT_TRUE(held); }
+  {
+    auto held = FolderLock::acquire(dir, "stark optimize");
+    ASSERT_TRUE(held);
+  }
   EXPECT_TRUE(FolderLock::acquire(dir, "stark apply"));
 
   // A process killed while holding it leaves nothing locked.

@@ -31,8 +31,17 @@ class FuzzInput {
 
   /// A value from the edges of int64 and the small numbers around zero.
   int64_t extreme() {
-    static const int64_t kValues[] = {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(),
-                                      -1, 0, 1, 2, 255, 256, 1 << 20, int64_t{1} << 32, -(int64_t{1} << 40)};
+    static const int64_t kValues[] = {std::numeric_limits<int64_t>::min(),
+                                      std::numeric_limits<int64_t>::max(),
+                                      -1,
+                                      0,
+                                      1,
+                                      2,
+                                      255,
+                                      256,
+                                      1 << 20,
+                                      int64_t{1} << 32,
+                                      -(int64_t{1} << 40)};
     if (percent(30)) return static_cast<int64_t>(next());
     return kValues[below(std::size(kValues))];
   }

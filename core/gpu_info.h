@@ -10,11 +10,11 @@
 namespace stark {
 
 struct GpuInfo {
-  std::string name;    // "NVIDIA H200"
-  std::string sm;      // "90"
-  std::string driver;  // "580.159.04"
-  std::string cuda;    // "13.0"
-  int sm_count = 0;            // extension: multiprocessors
+  std::string name;              // "NVIDIA H200"
+  std::string sm;                // "90"
+  std::string driver;            // "580.159.04"
+  std::string cuda;              // "13.0"
+  int sm_count = 0;              // extension: multiprocessors
   double mem_bandwidth_gbs = 0;  // extension: peak DRAM bandwidth (GB/s), 0 = unknown
   /// Extension: device-to-device copy bandwidth (GB/s, read plus write) the
   /// worker measured when it started: the memory roof kernels are held to.

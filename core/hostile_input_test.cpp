@@ -19,13 +19,40 @@ namespace {
 namespace fs = std::filesystem;
 using testing::FuzzInput;
 
-const std::vector<std::string> kExprTokens = {
-    "n", "p.rows", "grid.x", "shmem", "0", "1", "-1", "0x7fffffffffffffff", "9223372036854775807", "18446744073709551616",
-    "+", "-", "*", "/", "%", "(", ")", "min(", "max(", "ceil_div(", ",", " ", ".", "1u", "2.5", "?", "sqrt(", "_"};
+const std::vector<std::string> kExprTokens = {"n",
+                                              "p.rows",
+                                              "grid.x",
+                                              "shmem",
+                                              "0",
+                                              "1",
+                                              "-1",
+                                              "0x7fffffffffffffff",
+                                              "9223372036854775807",
+                                              "18446744073709551616",
+                                              "+",
+                                              "-",
+                                              "*",
+                                              "/",
+                                              "%",
+                                              "(",
+                                              ")",
+                                              "min(",
+                                              "max(",
+                                              "ceil_div(",
+                                              ",",
+                                              " ",
+                                              ".",
+                                              "1u",
+                                              "2.5",
+                                              "?",
+                                              "sqrt(",
+                                              "_"};
 
 const std::vector<std::string> kOptionTokens = {
-    "budget=", "rtol=", "atol=", "skip=", "seed=", "args=", "buffers=", "grid=", "block=", "shmem=", "x[", "]", "n",
-    "=", ",", "1", "-1", "1e309", "nan", "true", "(", ")", "min(n, 4)", "9223372036854775808", "\"", " ", "[n]"};
+    "budget=", "rtol=",  "atol=", "skip=", "seed=", "args=", "buffers=",  "grid=",
+    "block=",  "shmem=", "x[",    "]",     "n",     "=",     ",",         "1",
+    "-1",      "1e309",  "nan",   "true",  "(",     ")",     "min(n, 4)", "9223372036854775808",
+    "\"",      " ",      "[n]"};
 
 TEST(HostileInput, LaunchExpressionsNeverCrash) {
   for (uint64_t seed = 0; seed < 20000; ++seed) {
@@ -61,7 +88,8 @@ TEST(HostileInput, DeepAndLongExpressionsAreErrors) {
 TEST(HostileInput, AnnotationOptionsNeverCrash) {
   for (uint64_t seed = 0; seed < 20000; ++seed) {
     FuzzInput in(seed);
-    std::string item = in.percent(30) ? in.mutate_text("buffers=x[n * 2], y[ceil_div(n, 4)]") : in.tokens(kOptionTokens, 12);
+    std::string item =
+        in.percent(30) ? in.mutate_text("buffers=x[n * 2], y[ceil_div(n, 4)]") : in.tokens(kOptionTokens, 12);
     KernelOptions o;
     (void)apply_option(o, item);
     (void)apply_option(o, in.mutate_text(item));

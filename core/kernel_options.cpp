@@ -64,8 +64,7 @@ Expected<void> check_launch_expr(std::string_view key, std::string_view value) {
   // grid and block may be one expression or three separated by commas.
   auto parts = split(value, ',');
   if (key == "shmem" && parts.size() > 1) return Error{"'shmem' is one expression (bytes), not a list"};
-  if (parts.size() > 3)
-    return Error{fmt::format("'{}' has at most three parts (x, y, z), got {}", key, parts.size())};
+  if (parts.size() > 3) return Error{fmt::format("'{}' has at most three parts (x, y, z), got {}", key, parts.size())};
   int64_t threads = 1;
   for (size_t i = 0; i < parts.size(); ++i) {
     auto e = LaunchExpr::parse(trim(parts[i]));
@@ -92,16 +91,14 @@ Expected<void> check_launch_expr(std::string_view key, std::string_view value) {
 
 Expected<void> apply_option(KernelOptions& o, std::string_view item) {
   auto eq = item.find('=');
-  if (eq == std::string_view::npos)
-    return Error{fmt::format("option '{}' is not of the form key=value", item)};
+  if (eq == std::string_view::npos) return Error{fmt::format("option '{}' is not of the form key=value", item)};
   std::string_view key = trim(item.substr(0, eq));
   std::string_view value = trim(item.substr(eq + 1));
 
   if (key == "budget") {
     auto v = parse_int(key, value);
     if (!v) return v.error();
-    if (*v < 1 || *v > kMaxBudget)
-      return Error{fmt::format("'budget' must be from 1 to {}, got {}", kMaxBudget, *v)};
+    if (*v < 1 || *v > kMaxBudget) return Error{fmt::format("'budget' must be from 1 to {}, got {}", kMaxBudget, *v)};
     return set_once(o.budget, key, *v);
   }
   if (key == "seed") {
@@ -116,8 +113,7 @@ Expected<void> apply_option(KernelOptions& o, std::string_view item) {
     return set_once(key == "rtol" ? o.rtol : o.atol, key, *v);
   }
   if (key == "skip") {
-    if (value != "true" && value != "false")
-      return Error{fmt::format("'skip' expects true or false, got '{}'", value)};
+    if (value != "true" && value != "false") return Error{fmt::format("'skip' expects true or false, got '{}'", value)};
     return set_once(o.skip, key, value == "true");
   }
   if (key == "args") {
@@ -166,8 +162,7 @@ Expected<std::vector<ScalarArg>> parse_scalar_args(std::string_view text) {
   for (std::string_view part : split(text, ',')) {
     part = trim(part);
     auto eq = part.find('=');
-    if (eq == std::string_view::npos)
-      return Error{fmt::format("'args': '{}' is not of the form name=value", part)};
+    if (eq == std::string_view::npos) return Error{fmt::format("'args': '{}' is not of the form name=value", part)};
     std::string_view name = trim(part.substr(0, eq));
     std::string_view value = trim(part.substr(eq + 1));
     if (!is_identifier(name)) return Error{fmt::format("'args': '{}' is not a parameter name", name)};

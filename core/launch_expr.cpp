@@ -25,7 +25,8 @@ class Parser {
 
   Expected<NodePtr> parse_all() {
     if (s_.size() > kMaxLength)
-      return Error{fmt::format("launch expression of {} characters is longer than the limit ({})", s_.size(), kMaxLength)};
+      return Error{
+          fmt::format("launch expression of {} characters is longer than the limit ({})", s_.size(), kMaxLength)};
     auto e = expr();
     if (!e) return e;
     skip_space();
@@ -136,7 +137,8 @@ class Parser {
       char d = s_[pos_];
       int dv = std::isdigit(static_cast<unsigned char>(d)) ? d - '0' : (std::tolower(d) - 'a' + 10);
       if (dv >= base) break;
-      if (v > static_cast<uint64_t>((std::numeric_limits<int64_t>::max() - dv) / base)) return fail("integer literal too large");
+      if (v > static_cast<uint64_t>((std::numeric_limits<int64_t>::max() - dv) / base))
+        return fail("integer literal too large");
       v = v * base + dv;
       ++pos_;
       ++digits;

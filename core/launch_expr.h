@@ -39,8 +39,8 @@ class LaunchExpr {
   struct Node {
     enum class Kind { Literal, Name, Negate, Binary, Call } kind = Kind::Literal;
     int64_t value = 0;
-    std::string name;  // Name: the dotted name; Call: the function (min, max, ceil_div)
-    char op = 0;       // Binary: + - * / %
+    std::string name;                               // Name: the dotted name; Call: the function (min, max, ceil_div)
+    char op = 0;                                    // Binary: + - * / %
     std::vector<std::shared_ptr<const Node>> kids;  // Negate: 1; Binary, Call: 2
   };
 

@@ -67,9 +67,9 @@ Expected<int64_t> try_eval(const std::string& text) {
 // Each of these trapped (SIGFPE) or was undefined before: a hostile override
 // or annotation must give an error, never a crash.
 TEST(LaunchExpr, EveryUndefinedCaseIsAnError) {
-  for (const char* text : {"min64 / -1", "(-9223372036854775807 - 1) / -1", "-min64", "- - -min64",
-                           "max64 + 1", "min64 - 1", "max64 * 2", "ceil_div(max64, 1) * 2", "1 % 0", "1 / (2 - 2)",
-                           "ceil_div(1, 0)", "ceil_div(1, -1)"}) {
+  for (const char* text :
+       {"min64 / -1", "(-9223372036854775807 - 1) / -1", "-min64", "- - -min64", "max64 + 1", "min64 - 1", "max64 * 2",
+        "ceil_div(max64, 1) * 2", "1 % 0", "1 / (2 - 2)", "ceil_div(1, 0)", "ceil_div(1, -1)"}) {
     auto v = try_eval(text);
     EXPECT_FALSE(v) << text << " = " << *v;
   }

@@ -23,8 +23,8 @@ E enum_from(const json& j, const char* what, const std::pair<const char*, E> (&t
 
 constexpr std::pair<const char*, ParamKind> kParamKinds[] = {
     {"scalar", ParamKind::Scalar}, {"pointer", ParamKind::Pointer}, {"record", ParamKind::Record}};
-constexpr std::pair<const char*, LaunchKind> kLaunchKinds[] = {
-    {"chevron", LaunchKind::Chevron}, {"api", LaunchKind::Api}};
+constexpr std::pair<const char*, LaunchKind> kLaunchKinds[] = {{"chevron", LaunchKind::Chevron},
+                                                               {"api", LaunchKind::Api}};
 constexpr std::pair<const char*, DimType> kDimTypes[] = {
     {"integer", DimType::Integer}, {"dim3_args", DimType::Dim3Args}, {"dim3", DimType::Dim3}};
 
@@ -224,12 +224,8 @@ void from_json(const json& j, Kernel& k) {
 void to_json(json& j, const Manifest& m) {
   json files = json::object();
   for (const auto& [path, entry] : m.files) files[path] = {{"hash", entry.hash}};
-  j = {{"schema", kManifestSchema},
-       {"source_root", m.source_root},
-       {"build_dir", m.build_dir},
-       {"files", files},
-       {"kernels", m.kernels},
-       {"diagnostics", m.diagnostics}};
+  j = {{"schema", kManifestSchema}, {"source_root", m.source_root}, {"build_dir", m.build_dir}, {"files", files},
+       {"kernels", m.kernels},      {"diagnostics", m.diagnostics}};
 }
 void from_json(const json& j, Manifest& m) {
   m = {};
@@ -256,7 +252,8 @@ bool Manifest::has_errors() const {
 Expected<Manifest> load_manifest(const std::string& path) {
   auto j = read_json_file(path);
   if (!j) return j.error();
-  if (!j->is_object() || !j->contains("schema") || (*j)["schema"] != kManifestSchema)  // any type: compared, never converted
+  if (!j->is_object() || !j->contains("schema") ||
+      (*j)["schema"] != kManifestSchema)  // any type: compared, never converted
     return Error{fmt::format("'{}' is not a STARK manifest (expected \"schema\": \"{}\")", path, kManifestSchema)};
   try {
     return j->get<Manifest>();

@@ -42,12 +42,12 @@ struct Field {
 /// One kernel parameter with the layout the launch passes it in.
 struct Param {
   std::string name;
-  std::string type;     // as printed by clang, e.g. "const float *__restrict"
+  std::string type;  // as printed by clang, e.g. "const float *__restrict"
   ParamKind kind = ParamKind::Scalar;
-  std::string pointee;  // pointers: the pointee type without qualifiers
+  std::string pointee;       // pointers: the pointee type without qualifiers
   bool is_const = false;     // pointers: pointee is const
   bool is_restrict = false;  // pointers: top-level __restrict__
-  int64_t size = 0;   // bytes; 0 while the type is dependent (template)
+  int64_t size = 0;          // bytes; 0 while the type is dependent (template)
   int64_t align = 0;
   std::vector<Field> fields;  // records: the scalar fields (extension; for launch expressions like p.rows)
   bool operator==(const Param&) const = default;
@@ -66,7 +66,7 @@ struct CompileCommand {
   std::string directory;
   std::string file;  // absolute
   std::vector<std::string> arguments;
-  std::string target;  // CMake target, when known
+  std::string target;              // CMake target, when known
   std::vector<std::string> archs;  // "90", "80"...
   bool operator==(const CompileCommand&) const = default;
 };
@@ -95,16 +95,16 @@ struct Launch {
   std::string file;  // relative to the source root
   int line = 0;
   LaunchKind kind = LaunchKind::Chevron;
-  std::string instantiation;  // mangled name launched
+  std::string instantiation;                              // mangled name launched
   std::optional<std::string> grid, block, shmem, stream;  // source text; nullopt = defaulted
-  std::vector<std::string> args;  // source text of each kernel argument
-  ByteRange config_range;  // chevron: "<<<...>>>"; api: the grid..stream arguments
+  std::vector<std::string> args;                          // source text of each kernel argument
+  ByteRange config_range;                                 // chevron: "<<<...>>>"; api: the grid..stream arguments
   // Extension of the DESIGN contract: where each configuration part is, so
   // the rewriter replaces parts exactly (absent = not written at the site).
   std::optional<ByteRange> grid_range, block_range, shmem_range, stream_range;
   DimType grid_type = DimType::Unknown, block_type = DimType::Unknown;  // extension
   std::optional<LaunchVariable> grid_var, block_var;                    // extension
-  std::string caller;  // qualified name of the enclosing function
+  std::string caller;                                                   // qualified name of the enclosing function
   bool operator==(const Launch&) const = default;
 };
 

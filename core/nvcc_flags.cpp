@@ -16,48 +16,135 @@ namespace {
 enum class Value { Macro, Path, Word, Digits, Bool, Language, HostList, PtxasList, CudafeList };
 
 const std::map<std::string, Value, std::less<>>& value_options() {
-  static const std::map<std::string, Value, std::less<>> options = {
-      {"-D", Value::Macro}, {"--define-macro", Value::Macro}, {"-U", Value::Macro}, {"--undefine-macro", Value::Macro},
-      {"-I", Value::Path}, {"--include-path", Value::Path}, {"-isystem", Value::Path},
-      {"--system-include", Value::Path}, {"-include", Value::Path}, {"--pre-include", Value::Path},
-      {"-iquote", Value::Path}, {"-std", Value::Word}, {"--std", Value::Word}, {"-x", Value::Language},
-      {"--x", Value::Language}, {"-maxrregcount", Value::Digits}, {"--maxrregcount", Value::Digits},
-      {"-t", Value::Digits}, {"--threads", Value::Digits}, {"-split-compile", Value::Digits},
-      {"--split-compile", Value::Digits}, {"-default-stream", Value::Word}, {"--default-stream", Value::Word},
-      {"-ftz", Value::Bool}, {"--ftz", Value::Bool}, {"-prec-div", Value::Bool}, {"--prec-div", Value::Bool},
-      {"-prec-sqrt", Value::Bool}, {"--prec-sqrt", Value::Bool}, {"-fmad", Value::Bool}, {"--fmad", Value::Bool},
-      {"-rdc", Value::Bool}, {"--relocatable-device-code", Value::Bool},
-      {"-static-global-template-stub", Value::Bool}, {"--static-global-template-stub", Value::Bool},
-      {"-diag-suppress", Value::Word}, {"--diag-suppress", Value::Word}, {"-diag-error", Value::Word},
-      {"--diag-error", Value::Word}, {"-diag-warn", Value::Word}, {"--diag-warn", Value::Word},
-      {"-Werror", Value::Word}, {"--Werror", Value::Word}, {"-Xcompiler", Value::HostList},
-      {"--compiler-options", Value::HostList}, {"-Xptxas", Value::PtxasList}, {"--ptxas-options", Value::PtxasList},
-      {"-Xcudafe", Value::CudafeList}};
+  static const std::map<std::string, Value, std::less<>> options = {{"-D", Value::Macro},
+                                                                    {"--define-macro", Value::Macro},
+                                                                    {"-U", Value::Macro},
+                                                                    {"--undefine-macro", Value::Macro},
+                                                                    {"-I", Value::Path},
+                                                                    {"--include-path", Value::Path},
+                                                                    {"-isystem", Value::Path},
+                                                                    {"--system-include", Value::Path},
+                                                                    {"-include", Value::Path},
+                                                                    {"--pre-include", Value::Path},
+                                                                    {"-iquote", Value::Path},
+                                                                    {"-std", Value::Word},
+                                                                    {"--std", Value::Word},
+                                                                    {"-x", Value::Language},
+                                                                    {"--x", Value::Language},
+                                                                    {"-maxrregcount", Value::Digits},
+                                                                    {"--maxrregcount", Value::Digits},
+                                                                    {"-t", Value::Digits},
+                                                                    {"--threads", Value::Digits},
+                                                                    {"-split-compile", Value::Digits},
+                                                                    {"--split-compile", Value::Digits},
+                                                                    {"-default-stream", Value::Word},
+                                                                    {"--default-stream", Value::Word},
+                                                                    {"-ftz", Value::Bool},
+                                                                    {"--ftz", Value::Bool},
+                                                                    {"-prec-div", Value::Bool},
+                                                                    {"--prec-div", Value::Bool},
+                                                                    {"-prec-sqrt", Value::Bool},
+                                                                    {"--prec-sqrt", Value::Bool},
+                                                                    {"-fmad", Value::Bool},
+                                                                    {"--fmad", Value::Bool},
+                                                                    {"-rdc", Value::Bool},
+                                                                    {"--relocatable-device-code", Value::Bool},
+                                                                    {"-static-global-template-stub", Value::Bool},
+                                                                    {"--static-global-template-stub", Value::Bool},
+                                                                    {"-diag-suppress", Value::Word},
+                                                                    {"--diag-suppress", Value::Word},
+                                                                    {"-diag-error", Value::Word},
+                                                                    {"--diag-error", Value::Word},
+                                                                    {"-diag-warn", Value::Word},
+                                                                    {"--diag-warn", Value::Word},
+                                                                    {"-Werror", Value::Word},
+                                                                    {"--Werror", Value::Word},
+                                                                    {"-Xcompiler", Value::HostList},
+                                                                    {"--compiler-options", Value::HostList},
+                                                                    {"-Xptxas", Value::PtxasList},
+                                                                    {"--ptxas-options", Value::PtxasList},
+                                                                    {"-Xcudafe", Value::CudafeList}};
   return options;
 }
 
 // nvcc options without a value that pass as they are.
-const std::set<std::string, std::less<>> kFlags = {
-    "-G", "--device-debug", "-g", "--debug", "-lineinfo", "--generate-line-info", "-use_fast_math",
-    "--use_fast_math", "-expt-relaxed-constexpr", "--expt-relaxed-constexpr", "-expt-extended-lambda",
-    "--expt-extended-lambda", "-extended-lambda", "--extended-lambda", "-w", "--disable-warnings", "-restrict",
-    "--restrict", "-m64", "-allow-unsupported-compiler", "--allow-unsupported-compiler",
-    "-forward-unknown-to-host-compiler", "--forward-unknown-to-host-compiler", "-src-in-ptx", "--source-in-ptx"};
+const std::set<std::string, std::less<>> kFlags = {"-G",
+                                                   "--device-debug",
+                                                   "-g",
+                                                   "--debug",
+                                                   "-lineinfo",
+                                                   "--generate-line-info",
+                                                   "-use_fast_math",
+                                                   "--use_fast_math",
+                                                   "-expt-relaxed-constexpr",
+                                                   "--expt-relaxed-constexpr",
+                                                   "-expt-extended-lambda",
+                                                   "--expt-extended-lambda",
+                                                   "-extended-lambda",
+                                                   "--extended-lambda",
+                                                   "-w",
+                                                   "--disable-warnings",
+                                                   "-restrict",
+                                                   "--restrict",
+                                                   "-m64",
+                                                   "-allow-unsupported-compiler",
+                                                   "--allow-unsupported-compiler",
+                                                   "-forward-unknown-to-host-compiler",
+                                                   "--forward-unknown-to-host-compiler",
+                                                   "-src-in-ptx",
+                                                   "--source-in-ptx"};
 
 // Options that name a program or a file to read or write: left out, with their value.
 const std::set<std::string, std::less<>> kDroppedWithValue = {
-    "-ccbin", "--compiler-bindir", "--options-file", "-optf", "--keep-dir", "-keep-dir", "-time", "--time",
-    "-run-args", "--run-args", "-Xfatbin", "--fatbin-options", "-Xnvvm", "--nvvm-options", "-Xcudafe-all"};
+    "-ccbin",      "--compiler-bindir", "--options-file", "-optf",    "--keep-dir",       "-keep-dir", "-time",
+    "--time",      "-run-args",         "--run-args",     "-Xfatbin", "--fatbin-options", "-Xnvvm",    "--nvvm-options",
+    "-Xcudafe-all"};
 
 // What STARK sets itself, or what only linking reads: left out without a word.
-const std::set<std::string, std::less<>> kSilentWithValue = {
-    "-o", "--output-file", "-MF", "-MT", "-MQ", "--dependency-output", "--dependency-target-name", "-arch",
-    "--gpu-architecture", "-code", "--gpu-code", "-gencode", "--generate-code", "-L", "--library-path", "-l",
-    "--library", "-cudart", "--cudart", "-cudadevrt", "--cudadevrt", "-Xlinker", "--linker-options", "-Xnvlink",
-    "--nvlink-options", "-Xarchive", "--archive-options", "-odir", "--output-directory"};
-const std::set<std::string, std::less<>> kSilent = {
-    "-c", "--compile", "-MD", "-MMD", "-MP", "-M", "-MM", "--generate-dependencies-with-compile",
-    "--generate-nonsystem-dependencies-with-compile", "-cubin", "--cubin", "-ptx", "--ptx", "-fatbin", "--fatbin"};
+const std::set<std::string, std::less<>> kSilentWithValue = {"-o",
+                                                             "--output-file",
+                                                             "-MF",
+                                                             "-MT",
+                                                             "-MQ",
+                                                             "--dependency-output",
+                                                             "--dependency-target-name",
+                                                             "-arch",
+                                                             "--gpu-architecture",
+                                                             "-code",
+                                                             "--gpu-code",
+                                                             "-gencode",
+                                                             "--generate-code",
+                                                             "-L",
+                                                             "--library-path",
+                                                             "-l",
+                                                             "--library",
+                                                             "-cudart",
+                                                             "--cudart",
+                                                             "-cudadevrt",
+                                                             "--cudadevrt",
+                                                             "-Xlinker",
+                                                             "--linker-options",
+                                                             "-Xnvlink",
+                                                             "--nvlink-options",
+                                                             "-Xarchive",
+                                                             "--archive-options",
+                                                             "-odir",
+                                                             "--output-directory"};
+const std::set<std::string, std::less<>> kSilent = {"-c",
+                                                    "--compile",
+                                                    "-MD",
+                                                    "-MMD",
+                                                    "-MP",
+                                                    "-M",
+                                                    "-MM",
+                                                    "--generate-dependencies-with-compile",
+                                                    "--generate-nonsystem-dependencies-with-compile",
+                                                    "-cubin",
+                                                    "--cubin",
+                                                    "-ptx",
+                                                    "--ptx",
+                                                    "-fatbin",
+                                                    "--fatbin"};
 
 // std::regex recurses per character: hostile text is bounded before it is matched.
 constexpr size_t kMaxFlagLength = 2048;
@@ -85,11 +172,12 @@ bool host_flag_allowed(const std::string& f) {
 }
 
 // Host flags whose value may be the next item: -isystem /x.
-const std::set<std::string, std::less<>> kHostPathOptions = {"-I", "-isystem", "-iquote", "-idirafter", "-include",
-                                                             "-imacros"};
+const std::set<std::string, std::less<>> kHostPathOptions = {"-I",         "-isystem", "-iquote",
+                                                             "-idirafter", "-include", "-imacros"};
 
 /// One -Xcompiler list, filtered: path values mapped, the rest checked.
-std::vector<std::string> host_list(const std::string& value, const PathMap& map_path, std::vector<std::string>& dropped) {
+std::vector<std::string> host_list(const std::string& value, const PathMap& map_path,
+                                   std::vector<std::string>& dropped) {
   std::vector<std::string> items, kept;
   for (auto part : split(value, ',')) items.emplace_back(part);
   for (size_t i = 0; i < items.size(); ++i) {
@@ -202,8 +290,8 @@ NvccFlags allowed_nvcc_flags(const std::vector<std::string>& args, const PathMap
     }
     if (takes_value(option) && !has_value) {
       auto it = options.find(option);
-      bool list = it != options.end() && (it->second == Value::HostList || it->second == Value::PtxasList ||
-                                          it->second == Value::CudafeList);
+      bool list = it != options.end() &&
+                  (it->second == Value::HostList || it->second == Value::PtxasList || it->second == Value::CudafeList);
       // A missing value, or an option where the value should be: never consume it.
       if (i + 1 >= args.size() || (!list && starts_with(args[i + 1], "-"))) {
         out.dropped.push_back(a);

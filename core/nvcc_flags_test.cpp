@@ -21,9 +21,8 @@ TEST(NvccFlags, ACMakeCommandKeepsWhatChangesTheCompile) {
       "-Xcudafe --diag_suppress=177 -lineinfo -rdc=true");
   EXPECT_EQ(f.kept, (std::vector<std::string>{"-forward-unknown-to-host-compiler", "-DFOO=1", "-DBAR",
                                               "-I/mapped/p/src/inc", "-isystem=/mapped/p/ext", "-O3", "-DNDEBUG",
-                                              "-std=c++17", "-Xcompiler=-fPIC",
-                                              "-Xcompiler=-isystem,/mapped/p/x,-Wall", "--expt-relaxed-constexpr",
-                                              "-x=cu", "-Werror=all-warnings", "-Xptxas=-v",
+                                              "-std=c++17", "-Xcompiler=-fPIC", "-Xcompiler=-isystem,/mapped/p/x,-Wall",
+                                              "--expt-relaxed-constexpr", "-x=cu", "-Werror=all-warnings", "-Xptxas=-v",
                                               "-Xcudafe=--diag_suppress=177", "-lineinfo", "-rdc=true"}));
   EXPECT_TRUE(f.dropped.empty()) << join(f.dropped, " ");
 }
@@ -39,9 +38,10 @@ TEST(NvccFlags, NothingThatRunsOrWritesPasses) {
       "-D -ccbin=/tmp/evil -I -ccbin -include -Xcompiler -isystem,-B/tmp -x c++ -Dbad-name @/tmp/rsp");
   EXPECT_EQ(f.kept, std::vector<std::string>{}) << join(f.kept, " ");
   std::string dropped = join(f.dropped, " ");
-  for (const char* d : {"-ccbin=/tmp/evil", "--compiler-bindir=/tmp/evil", "-Xcompiler=-wrapper", "-Xcompiler=-B/tmp/evil",
-                        "--options-file=/tmp/evil.rsp", "-Xcompiler=-fplugin=/tmp/evil.so", "-Xcompiler=-Wl",
-                        "-Xcompiler=-Wp", "-time=/home/u/.profile", "-Xptxas=--output-file=/tmp/o", "-x=c++"})
+  for (const char* d :
+       {"-ccbin=/tmp/evil", "--compiler-bindir=/tmp/evil", "-Xcompiler=-wrapper", "-Xcompiler=-B/tmp/evil",
+        "--options-file=/tmp/evil.rsp", "-Xcompiler=-fplugin=/tmp/evil.so", "-Xcompiler=-Wl", "-Xcompiler=-Wp",
+        "-time=/home/u/.profile", "-Xptxas=--output-file=/tmp/o", "-x=c++"})
     EXPECT_NE(dropped.find(d), std::string::npos) << d << " in " << dropped;
 }
 

@@ -65,10 +65,9 @@ std::vector<std::string> option_name_problems(const KernelOptions& options, cons
         const Param* p = names.find(a.name);
         if (!p) out.push_back(names.not_a_parameter("args", a.name));
         else if (p->kind != ParamKind::Scalar)
-          out.push_back(fmt::format("'args': '{}' is a {}; {}", a.name,
-                                    p->kind == ParamKind::Pointer ? "pointer" : "struct",
-                                    p->kind == ParamKind::Pointer ? "give its size in 'buffers'"
-                                                                  : "STARK cannot set a struct from 'args'"));
+          out.push_back(fmt::format(
+              "'args': '{}' is a {}; {}", a.name, p->kind == ParamKind::Pointer ? "pointer" : "struct",
+              p->kind == ParamKind::Pointer ? "give its size in 'buffers'" : "STARK cannot set a struct from 'args'"));
       }
   if (options.buffers)
     if (auto buffers = parse_buffer_specs(*options.buffers))

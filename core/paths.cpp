@@ -50,8 +50,8 @@ Expected<fs::path> confine_path(const fs::path& root, std::string_view relative)
   const fs::path real = fs::weakly_canonical(real_root / rel, ec);
   if (ec) return Error{fmt::format("cannot resolve '{}': {}", relative, ec.message())};
   if (!is_within(real, real_root) || real == real_root)
-    return Error{fmt::format("'{}' leads outside the source root {} through a symbolic link", relative,
-                             real_root.string())};
+    return Error{
+        fmt::format("'{}' leads outside the source root {} through a symbolic link", relative, real_root.string())};
   return real;
 }
 

@@ -39,7 +39,7 @@ TEST(Paths, ConfinePathKeepsResultPathsInsideTheRoot) {
   EXPECT_EQ(*ok, fs::canonical(root / "src/a.cu"));
   EXPECT_EQ(*confine_path(root, "./src/x/../a.cu"), fs::canonical(root / "src/a.cu"));
   EXPECT_EQ(*confine_path(root, "src/new.cu"), fs::canonical(root / "src") / "new.cu");  // need not exist
-  EXPECT_EQ(*confine_path(root, "src/alias.cu"), fs::canonical(root / "src/a.cu"));     // a link inside is fine
+  EXPECT_EQ(*confine_path(root, "src/alias.cu"), fs::canonical(root / "src/a.cu"));      // a link inside is fine
 
   for (const char* hostile : {"", "/etc/passwd", "../outside/secret.txt", "src/../../outside/secret.txt", ".", "src/..",
                               "src/escape/secret.txt", "src/link.cu"}) {

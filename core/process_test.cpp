@@ -141,8 +141,8 @@ TEST(RunProcess, TheChildGetsNoDescriptorOfOurs) {
   ProcessOptions o = limited(10s);  // a leaked end of its own stdin would keep `cat` waiting
   o.input = "x";
   o.output = ProcessOutput::Separate;
-  auto r = run({"sh", "-c", "cat >/dev/null; for fd in" + fds + "; do [ -e /proc/$$/fd/$fd ] && echo $fd; done; true"},
-               o);
+  auto r =
+      run({"sh", "-c", "cat >/dev/null; for fd in" + fds + "; do [ -e /proc/$$/fd/$fd ] && echo $fd; done; true"}, o);
   EXPECT_TRUE(r.status.success()) << r.status.describe();
   EXPECT_EQ(r.output, "") << "descriptors the child holds:" << fds;
 }

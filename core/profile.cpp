@@ -63,7 +63,9 @@ std::string describe(const ProfileFacts& f) {
 }
 
 void to_json(json& j, const KernelResources& r) {
-  j = {{"function", r.function}, {"registers", r.registers}, {"stack_bytes", r.stack_bytes},
+  j = {{"function", r.function},
+       {"registers", r.registers},
+       {"stack_bytes", r.stack_bytes},
        {"shared_bytes", r.shared_bytes}};
 }
 

@@ -45,9 +45,7 @@ struct ProfileFacts {
   /// Nsight Compute's throughput metrics (name -> percent of peak), where ncu ran.
   std::map<std::string, double> ncu;
 
-  bool empty() const {
-    return resources.empty() && !occupancy && !achieved_gbs && !achieved_gflops && ncu.empty();
-  }
+  bool empty() const { return resources.empty() && !occupancy && !achieved_gbs && !achieved_gflops && ncu.empty(); }
   /// The largest of each resource over the instantiations (nullopt: none read).
   std::optional<KernelResources> worst() const;
   bool operator==(const ProfileFacts&) const = default;

@@ -147,14 +147,10 @@ void from_json(const json& j, KernelResult& k) {
 }
 
 void to_json(json& j, const Result& r) {
-  j = {{"schema", kResultSchema},
-       {"source_root", r.source_root},
-       {"build_dir", r.build_dir},
-       {"manifest", r.manifest},
-       {"gpu", or_null(r.gpu)},
-       {"backend", {{"name", r.backend.name}, {"model", r.backend.model}}},
-       {"seed", r.seed},
-       {"kernels", r.kernels}};
+  j = {{"schema", kResultSchema},  {"source_root", r.source_root},
+       {"build_dir", r.build_dir}, {"manifest", r.manifest},
+       {"gpu", or_null(r.gpu)},    {"backend", {{"name", r.backend.name}, {"model", r.backend.model}}},
+       {"seed", r.seed},           {"kernels", r.kernels}};
 }
 void from_json(const json& j, Result& r) {
   r = {};
@@ -174,7 +170,8 @@ Expected<Result> load_result(const std::string& dir) {
   auto path = std::filesystem::path(dir) / "result.json";
   auto j = read_json_file(path);
   if (!j) return j.error();
-  if (!j->is_object() || !j->contains("schema") || (*j)["schema"] != kResultSchema)  // any type: compared, never converted
+  if (!j->is_object() || !j->contains("schema") ||
+      (*j)["schema"] != kResultSchema)  // any type: compared, never converted
     return Error{fmt::format("'{}' is not a STARK result (expected \"schema\": \"{}\")", path.string(), kResultSchema)};
   try {
     return j->get<Result>();

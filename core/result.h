@@ -43,10 +43,10 @@ struct TreeNode {
   std::optional<double> time_us;
   std::string diagnostics;
   std::optional<Variant> variant;
-  std::string strategy;  // extension: what the plan role chose, in a few words
-  Grounding grounding = Grounding::None;  // extension: "grounding", absent for None
+  std::string strategy;                          // extension: what the plan role chose, in a few words
+  Grounding grounding = Grounding::None;         // extension: "grounding", absent for None
   std::vector<std::string> temperature_dropped;  // extension: roles whose temperature the model did not take
-  ProfileFacts profile;  // extension: "profile", absent when empty
+  ProfileFacts profile;                          // extension: "profile", absent when empty
   bool operator==(const TreeNode&) const = default;
 };
 

@@ -31,8 +31,9 @@ TEST(Result, RoundTripDropsKernelFromBest) {
   k.id = "a.cu:k";
   k.status = KernelStatus::NoGain;
   k.best = Variant{"a.cu:k", "__global__ void k() {}", {{"ceil_div(n, 512)"}, {"512"}, std::nullopt}};
-  k.tree = {{0, std::nullopt, "root", "accepted", 10.0, "", std::nullopt, "", Grounding::None, {}, {}},
-            {1, 0, "plan+code", "rejected", std::nullopt, "wrong output", k.best, "vectorize", Grounding::None, {}, {}}};
+  k.tree = {
+      {0, std::nullopt, "root", "accepted", 10.0, "", std::nullopt, "", Grounding::None, {}, {}},
+      {1, 0, "plan+code", "rejected", std::nullopt, "wrong output", k.best, "vectorize", Grounding::None, {}, {}}};
   k.captures = {{"c-big", 9.0, 8.5, std::nullopt}, {"c-small", 1.0, 0.5, std::nullopt}};
   r.kernels = {k};
   nlohmann::json j = r;

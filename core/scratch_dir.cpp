@@ -36,7 +36,7 @@ int remove_orphaned_scratch(const fs::path& parent, const std::string& what) {
     pid_t pid = 0;
     auto [end, err] = std::from_chars(rest.data(), rest.data() + rest.size(), pid);
     if (err != std::errc() || end == rest.data() + rest.size() || *end != '-') continue;
-    struct stat st {};
+    struct stat st{};
     if (::lstat(entry.path().c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::getuid()) continue;
     if (!process_gone(pid)) continue;
     std::error_code rm;

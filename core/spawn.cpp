@@ -143,8 +143,7 @@ ExitStatus wait_process(pid_t pid) { return *reap(pid, 0); }
 
 std::optional<ExitStatus> poll_process(pid_t pid) { return reap(pid, WNOHANG); }
 
-std::optional<ExitStatus> wait_process_until(pid_t pid,
-                                             std::optional<std::chrono::steady_clock::time_point> deadline) {
+std::optional<ExitStatus> wait_process_until(pid_t pid, std::optional<std::chrono::steady_clock::time_point> deadline) {
   if (!deadline) return wait_process(pid);
   for (;;) {
     if (auto status = poll_process(pid)) return status;

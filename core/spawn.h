@@ -65,8 +65,7 @@ ExitStatus wait_process(pid_t pid);
 std::optional<ExitStatus> poll_process(pid_t pid);
 /// Waits for `pid` up to `deadline` (for ever without one); nullopt when it
 /// still runs then.
-std::optional<ExitStatus> wait_process_until(pid_t pid,
-                                             std::optional<std::chrono::steady_clock::time_point> deadline);
+std::optional<ExitStatus> wait_process_until(pid_t pid, std::optional<std::chrono::steady_clock::time_point> deadline);
 /// SIGKILL to the process group `pid` leads, and to `pid` itself.
 void kill_process_group(pid_t pid);
 

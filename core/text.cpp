@@ -27,9 +27,7 @@ std::vector<std::string_view> split(std::string_view s, char sep) {
   return out;
 }
 
-bool starts_with(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 std::string join(const std::vector<std::string>& parts, std::string_view sep) {
   std::string out;
@@ -54,7 +52,8 @@ std::vector<std::string> shell_split(std::string_view command) {
     }
     if (quote == kDouble) {
       if (c == '"') quote = kNone;
-      else if (c == '\\' && i + 1 < command.size() && std::string_view("\"\\$`").find(command[i + 1]) != std::string_view::npos)
+      else if (c == '\\' && i + 1 < command.size() &&
+               std::string_view("\"\\$`").find(command[i + 1]) != std::string_view::npos)
         word += command[++i];
       else word += c;
       continue;
@@ -78,7 +77,8 @@ std::vector<std::string> shell_split(std::string_view command) {
 std::string shell_quote(std::string_view arg) {
   bool plain = !arg.empty();
   for (char c : arg)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && std::string_view("-_./=:,+@%").find(c) == std::string_view::npos)
+    if (!std::isalnum(static_cast<unsigned char>(c)) &&
+        std::string_view("-_./=:,+@%").find(c) == std::string_view::npos)
       plain = false;
   if (plain) return std::string(arg);
   std::string out = "'";

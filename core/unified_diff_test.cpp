@@ -23,9 +23,10 @@ TEST(UnifiedDiff, ExactFormatWithRemovedLinesFirst) {
   std::string before = "1\n2\n3\n4\n5\nold a\nold b\n8\n9\n10\n11\n";
   std::string after = "1\n2\n3\n4\n5\nnew a\nnew b\nnew c\n8\n9\n10\n11\n";
   auto d = unified_diff("src/k.cu", before, after);
-  EXPECT_EQ(d.text,
-            "--- a/src/k.cu\n+++ b/src/k.cu\n@@ -3,8 +3,9 @@\n 3\n 4\n 5\n-old a\n-old b\n+new a\n+new b\n+new c\n 8\n 9\n"
-            " 10\n");
+  EXPECT_EQ(
+      d.text,
+      "--- a/src/k.cu\n+++ b/src/k.cu\n@@ -3,8 +3,9 @@\n 3\n 4\n 5\n-old a\n-old b\n+new a\n+new b\n+new c\n 8\n 9\n"
+      " 10\n");
   EXPECT_EQ(d.added, 3);
   EXPECT_EQ(d.removed, 2);
 }
@@ -52,7 +53,9 @@ TEST(UnifiedDiff, FarApartChangesMakeTwoHunksAndNearOnesOne) {
 
 TEST(UnifiedDiff, MissingFinalNewlineIsMarked) {
   auto d = unified_diff("f", "a\nb", "a\nc");
-  EXPECT_EQ(d.text, "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n");
+  EXPECT_EQ(
+      d.text,
+      "--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n\\ No newline at end of file\n");
 }
 
 /// Whatever the edit, `git apply` must turn `before` into `after`.
@@ -71,7 +74,8 @@ TEST(UnifiedDiff, GitAppliesEveryDiff) {
       {"drop_final_newline", base, base.substr(0, base.size() - 1)},
       {"empty_to_text", "", "one\ntwo\n"},
       {"text_to_empty", "one\ntwo\n", ""},
-      {"scattered", base, [&] {
+      {"scattered", base,
+       [&] {
          std::string s = base;
          s.replace(s.find("line 3;"), 7, "LINE 3;");
          s.replace(s.find("line 20;"), 8, "L20;\nextra;");
@@ -123,8 +127,8 @@ TEST(ChangedSpans, AreWholeLineReplacementsThatRebuildTheNewText) {
   }
   auto two = changed_spans(base, scattered);
   ASSERT_EQ(two.size(), 2u);
-  EXPECT_EQ(two[0], (ChangedSpan{static_cast<int64_t>(base.find("line 3;")),
-                                 static_cast<int64_t>(base.find("line 4;")), "LINE 3;\n"}));
+  EXPECT_EQ(two[0], (ChangedSpan{static_cast<int64_t>(base.find("line 3;")), static_cast<int64_t>(base.find("line 4;")),
+                                 "LINE 3;\n"}));
   EXPECT_EQ(two[1].text, "");
   EXPECT_TRUE(changed_spans(base, base).empty());
 }
@@ -143,8 +147,9 @@ TEST(UnifiedDiff, GitHeaderOneHunkWithThreeLinesOfContext) {
 
 TEST(UnifiedDiff, GitHeaderMissingFinalNewlineIsMarked) {
   std::string d = git_diff("a.cu", "a\nb", "a\nc");
-  EXPECT_EQ(d, "diff --git a/a.cu b/a.cu\n--- a/a.cu\n+++ b/a.cu\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n"
-               "+c\n\\ No newline at end of file\n");
+  EXPECT_EQ(d,
+            "diff --git a/a.cu b/a.cu\n--- a/a.cu\n+++ b/a.cu\n@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n"
+            "+c\n\\ No newline at end of file\n");
 }
 
 TEST(UnifiedDiff, GitHeaderInsertionAtTheTopAndFarApartChanges) {
@@ -176,8 +181,11 @@ TEST(UnifiedDiff, GitAppliesRandomEditsWithTheGitHeader) {
       size_t at = rng() % (edited.size() + 1);
       switch (rng() % 3) {
         case 0: edited.insert(edited.begin() + static_cast<long>(at), "inserted " + std::to_string(e) + "\n"); break;
-        case 1: if (at < edited.size()) edited.erase(edited.begin() + static_cast<long>(at)); break;
-        default: if (at < edited.size()) edited[at] = "changed " + std::to_string(e) + "\n";
+        case 1:
+          if (at < edited.size()) edited.erase(edited.begin() + static_cast<long>(at));
+          break;
+        default:
+          if (at < edited.size()) edited[at] = "changed " + std::to_string(e) + "\n";
       }
     }
     std::string after;

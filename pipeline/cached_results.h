@@ -23,9 +23,9 @@ namespace stark {
 /// How run_optimize uses the cache. cache == nullptr: off (every kernel `off`).
 struct CacheSettings {
   const ResultCache* cache = nullptr;
-  bool read = true;             // false (--force): search anyway, store the new result
-  std::string backend_detail;   // an LLM backend's endpoint or command: part of the key
-  std::string stark_version;    // part of the key
+  bool read = true;            // false (--force): search anyway, store the new result
+  std::string backend_detail;  // an LLM backend's endpoint or command: part of the key
+  std::string stark_version;   // part of the key
   /// The kernel's captured inputs as shape keys ("<mangled> <shape>"), for the key.
   std::function<std::vector<std::string>(const Kernel&)> input_shapes;
 };
@@ -49,7 +49,7 @@ std::optional<CacheKeyInputs> kernel_key_inputs(const Manifest& manifest, const 
 
 /// A kernel's lookup in this run.
 struct CacheLookup {
-  std::string key;                  // empty: not cacheable (state `off`)
+  std::string key;  // empty: not cacheable (state `off`)
   CacheKeyInputs inputs;
   std::optional<KernelResult> hit;  // the re-verified result, cache state `hit`
   std::string note;                 // why an entry was there but not used, for the user

@@ -117,10 +117,11 @@ CapturedInputs describe_inputs(const std::filesystem::path& store_dir, const Ker
     }
     if (out.lines.size() >= max_lines) continue;
     const auto& l = c->launch;
-    out.lines.push_back(fmt::format("{}grid ({},{},{}) block ({},{},{}){}: {}; {}", inst && !inst->template_args.empty() ? "<" + inst->template_args + "> " : "",
-                              l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2],
-                              l.shmem ? fmt::format(" shmem {}", l.shmem) : "", fmt::join(scalars, ", "),
-                              fmt::join(buffers, ", ")));
+    out.lines.push_back(fmt::format("{}grid ({},{},{}) block ({},{},{}){}: {}; {}",
+                                    inst && !inst->template_args.empty() ? "<" + inst->template_args + "> " : "",
+                                    l.grid[0], l.grid[1], l.grid[2], l.block[0], l.block[1], l.block[2],
+                                    l.shmem ? fmt::format(" shmem {}", l.shmem) : "", fmt::join(scalars, ", "),
+                                    fmt::join(buffers, ", ")));
   }
   return out;
 }

@@ -38,10 +38,10 @@ Expected<std::vector<const Kernel*>> select_kernels(const Manifest& manifest, co
       std::vector<std::string> near;
       for (const auto& k : manifest.kernels)
         if (!id.empty() && k.id.find(id) != std::string::npos) near.push_back(k.id);
-      std::string hint = near.size() == 1   ? fmt::format("; did you mean '{}'?", near[0])
-                         : near.size() > 1 ? fmt::format("; it matches {} ids (`stark scan -p BUILD --list` lists them)",
-                                                         near.size())
-                                           : " (`stark scan -p BUILD --list` lists the kernel ids)";
+      std::string hint = near.size() == 1 ? fmt::format("; did you mean '{}'?", near[0])
+                         : near.size() > 1
+                             ? fmt::format("; it matches {} ids (`stark scan -p BUILD --list` lists them)", near.size())
+                             : " (`stark scan -p BUILD --list` lists the kernel ids)";
       return Error{fmt::format("no kernel '{}' in the manifest{}", id, hint)};
     }
   std::vector<const Kernel*> selected;
@@ -106,11 +106,11 @@ Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, Va
   result.gpu = evaluator.gpu();
   result.backend = team.info();
   result.seed = static_cast<int64_t>(options.seed);
-  auto save = [&]() -> Expected<void> { return write_json_file(options.out_dir / "result.json", nlohmann::json(result)); };
-  if (auto ok = save(); !ok) return ok.error();
-  auto budget_of = [&](const Kernel& k) {
-    return kernel_budget(k, options.budget, options.budget_cap);
+  auto save = [&]() -> Expected<void> {
+    return write_json_file(options.out_dir / "result.json", nlohmann::json(result));
   };
+  if (auto ok = save(); !ok) return ok.error();
+  auto budget_of = [&](const Kernel& k) { return kernel_budget(k, options.budget, options.budget_cap); };
   auto seed_of = [&](const Kernel& k) {
     return k.options.seed ? static_cast<uint64_t>(*k.options.seed) : options.seed;
   };
@@ -128,8 +128,8 @@ Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, Va
   };
   std::map<std::string, CacheLookup> cached =
       look_up_all(manifest, searched, options.cache, options.parallel, evaluator, validator, [&](const Kernel& k) {
-        return KernelKeyParams{budget_of(k), seed_of(k), options.parallel, result.backend, result.gpu,
-                               search_identity(team, search_options(k))};
+        return KernelKeyParams{budget_of(k),   seed_of(k), options.parallel,
+                               result.backend, result.gpu, search_identity(team, search_options(k))};
       });
 
   double spent = 0;
@@ -159,7 +159,8 @@ Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, Va
       continue;
     }
     auto lookup = cached.find(kernel->id);
-    if (lookup != cached.end() && !lookup->second.note.empty()) say(fmt::format("{}: {}", kernel->id, lookup->second.note));
+    if (lookup != cached.end() && !lookup->second.note.empty())
+      say(fmt::format("{}: {}", kernel->id, lookup->second.note));
     if (lookup != cached.end() && lookup->second.hit) {
       const KernelResult& k = *lookup->second.hit;
       if (hooks.begin_kernel) hooks.begin_kernel(*kernel, budget, k.baseline_us);
@@ -181,7 +182,8 @@ Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, Va
     so.on_node = [&](const SearchTree&, const SearchNode& n) {
       if (!n.temperature_dropped.empty() && !temperature_warned) {
         temperature_warned = true;
-        say(fmt::format("warning: the model does not take a temperature: the {} role{} replied at its default "
+        say(
+            fmt::format("warning: the model does not take a temperature: the {} role{} replied at its default "
                         "(each such node says so in result.json)",
                         join(n.temperature_dropped, "/"), n.temperature_dropped.size() == 1 ? "" : "s"));
       }
@@ -189,8 +191,9 @@ Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, Va
     };
     SearchOutcome outcome = run_search(*brief, team, evaluator, validator, so);
     spent += outcome.usage.cost_usd;
-    if (outcome.resumed) say(fmt::format("{}: resumed a saved search ({} attempts already made)", kernel->id,
-                                         std::min(outcome.attempts, budget)));
+    if (outcome.resumed)
+      say(fmt::format("{}: resumed a saved search ({} attempts already made)", kernel->id,
+                      std::min(outcome.attempts, budget)));
     if (outcome.stopped != "budget" && outcome.stopped != "baseline failed")
       say(fmt::format("{}: search stopped early: {}", kernel->id, outcome.stopped));
     KernelResult k = kernel_result(*kernel, outcome);

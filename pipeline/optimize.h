@@ -48,18 +48,18 @@ RoleTemperatures kernel_temperatures(const Kernel& k, const SearchSettings& give
 
 struct OptimizeOptions {
   std::filesystem::path out_dir;
-  std::string manifest_path;          // recorded in result.json
-  std::vector<std::string> kernels;   // ids to optimize; empty: every kernel not marked skip=true
-  std::optional<int> budget;          // overrides every kernel's; else the annotation's, else kDefaultBudget
-  std::optional<int> budget_cap;      // at most this many attempts per kernel, whatever the above says
-  uint64_t seed = 0;                  // a kernel's annotation seed wins
+  std::string manifest_path;         // recorded in result.json
+  std::vector<std::string> kernels;  // ids to optimize; empty: every kernel not marked skip=true
+  std::optional<int> budget;         // overrides every kernel's; else the annotation's, else kDefaultBudget
+  std::optional<int> budget_cap;     // at most this many attempts per kernel, whatever the above says
+  uint64_t seed = 0;                 // a kernel's annotation seed wins
   int parallel = 4;
-  SelectionRules rules;               // the search's hyperparameters: the command line's, else the defaults
-  SearchSettings given;               // those the command line gave: they win over a kernel's annotation
-  std::optional<double> max_cost_usd;           // over the whole run
-  std::optional<double> kernel_time_limit_s;    // per kernel
-  bool fresh = false;                 // ignore saved search states
-  CacheSettings cache;                // the result cache; off by default
+  SelectionRules rules;                       // the search's hyperparameters: the command line's, else the defaults
+  SearchSettings given;                       // those the command line gave: they win over a kernel's annotation
+  std::optional<double> max_cost_usd;         // over the whole run
+  std::optional<double> kernel_time_limit_s;  // per kernel
+  bool fresh = false;                         // ignore saved search states
+  CacheSettings cache;                        // the result cache; off by default
 };
 
 /// Callbacks for progress displays; all optional.

@@ -53,7 +53,8 @@ struct Project {
     }
     for (auto& k : manifest.kernels) {  // what a scan records and the result cache keys on
       k.fingerprint = content_hash(k.name);
-      k.compile = CompileCommand{root.string(), (root / "src/ops.cu").string(), {"nvcc", "-c", "src/ops.cu"}, "ops", {"90"}};
+      k.compile =
+          CompileCommand{root.string(), (root / "src/ops.cu").string(), {"nvcc", "-c", "src/ops.cu"}, "ops", {"90"}};
     }
     Launch l;
     l.file = "src/ops.cu";
@@ -126,7 +127,8 @@ TEST(Optimize, KernelBudgetTakesTheOptionThenTheAnnotationAndNeverExceedsTheCap)
 
 TEST(Optimize, BriefShowsLaunchSites) {
   Project p;
-  auto b = make_brief(p.manifest, p.manifest.kernels[0], CapturedInputs{{"n=1048576"}, {{{"n", 1048576}}}}, std::nullopt);
+  auto b =
+      make_brief(p.manifest, p.manifest.kernels[0], CapturedInputs{{"n=1048576"}, {{{"n", 1048576}}}}, std::nullopt);
   ASSERT_TRUE(b);
   EXPECT_EQ(b->launch_sites.at(0), "src/ops.cu:7 in run(): saxpy<<<(n + 255) / 256, 256>>>(n, a, x, y)");
   EXPECT_EQ(b->source.rfind("__global__ void saxpy", 0), 0u);
@@ -264,7 +266,9 @@ TEST(OptimizeCache, InputsTheEvaluatorAddsDuringTheSearchAreInTheStoredKey) {
   Project p;
   Cached c(p);
   std::atomic<bool> made{false};
-  auto shapes = [&](const Kernel&) { return made ? std::vector<std::string>{"_Z5saxpy xxh64:annotation"} : std::vector<std::string>{}; };
+  auto shapes = [&](const Kernel&) {
+    return made ? std::vector<std::string>{"_Z5saxpy xxh64:annotation"} : std::vector<std::string>{};
+  };
   OptimizeOptions first = c.options(p);
   first.cache.input_shapes = shapes;
   OptimizeHooks hooks;
@@ -351,7 +355,8 @@ TEST(OptimizeCache, AnEntryThatFailsValidationOrReverificationIsSearchedAgain) {
     auto path = entry_of(c.cache, "src/ops.cu:saxpy");
     auto j = read_json_file(path);
     ASSERT_TRUE(j);
-    (*j)["result"]["best"]["source"] = std::string("/*") + poison + "*/ " + (*j)["result"]["best"]["source"].get<std::string>();
+    (*j)["result"]["best"]["source"] =
+        std::string("/*") + poison + "*/ " + (*j)["result"]["best"]["source"].get<std::string>();
     ASSERT_TRUE(write_json_file(path, *j));
     Services s;
     std::vector<std::string> said;
@@ -362,8 +367,9 @@ TEST(OptimizeCache, AnEntryThatFailsValidationOrReverificationIsSearchedAgain) {
     EXPECT_EQ(states(*r), (States{kMiss, kHit})) << poison;
     EXPECT_EQ(r->kernels[0].best, a->kernels[0].best) << "searched again, found the same";
     ASSERT_FALSE(said.empty());
-    EXPECT_NE(said[0].find(std::string(poison) == "INVALID" ? "not a valid variant" : "did not pass on today's captures"),
-              std::string::npos)
+    EXPECT_NE(
+        said[0].find(std::string(poison) == "INVALID" ? "not a valid variant" : "did not pass on today's captures"),
+        std::string::npos)
         << said[0];
   }
   EXPECT_EQ(c.cache.stats()->rejected, 2);

@@ -118,7 +118,8 @@ std::string keep_annotation(std::string_view original, std::string source) {
 
 std::vector<SourceEdit> edits_between(const std::string& file, std::string_view original, std::string_view updated) {
   std::vector<SourceEdit> out;
-  for (auto& span : changed_spans(original, updated)) out.push_back({file, {span.begin, span.end}, std::move(span.text)});
+  for (auto& span : changed_spans(original, updated))
+    out.push_back({file, {span.begin, span.end}, std::move(span.text)});
   return out;
 }
 
@@ -136,10 +137,10 @@ Expected<EditPlan> kernel_range_edits(const Kernel& kernel, const KernelResult& 
   EditPlan plan;
   plan.edits.push_back({kernel.file, kernel.range, keep_annotation(original, result.best->source)});
   if (!result.best->launch.empty() && !kernel.launches.empty())
-    plan.notes.push_back(fmt::format("launch change not in this diff: {} at {} launch site{} (stark apply --mode "
-                                     "patch writes it)",
-                                     launch_text(result.best->launch), kernel.launches.size(),
-                                     kernel.launches.size() == 1 ? "" : "s"));
+    plan.notes.push_back(
+        fmt::format("launch change not in this diff: {} at {} launch site{} (stark apply --mode "
+                    "patch writes it)",
+                    launch_text(result.best->launch), kernel.launches.size(), kernel.launches.size() == 1 ? "" : "s"));
   return plan;
 }
 
@@ -157,8 +158,8 @@ Expected<KernelChange> apply_plan(const EditPlan& plan, const fs::path& source_r
     auto text = read_file(*path);
     if (!text) return text.error();
     if (auto h = hashes.find(file); h != hashes.end() && h->second.hash != content_hash(*text))
-      return Error{fmt::format("{} changed since the scan (content hash differs from the manifest); re-run stark scan",
-                               file)};
+      return Error{
+          fmt::format("{} changed since the scan (content hash differs from the manifest); re-run stark scan", file)};
     std::sort(edits.begin(), edits.end(),
               [&](size_t x, size_t y) { return plan.edits[x].range.begin > plan.edits[y].range.begin; });
     std::string after = *text;

@@ -21,9 +21,11 @@ TEST(KeepAnnotation, PutsTheAttributeBackBeforeAPlainKernel) {
 }
 
 TEST(KeepAnnotation, PutsTheMacroBackAfterATemplateHeader) {
-  std::string original = "template <typename T, int N = (4 > 2 ? 1 : 2)>\nSTARK_OPTIMIZE(\"a=(1)\", \"b=]\")\n__global__ void k() {}";
+  std::string original =
+      "template <typename T, int N = (4 > 2 ? 1 : 2)>\nSTARK_OPTIMIZE(\"a=(1)\", \"b=]\")\n__global__ void k() {}";
   EXPECT_EQ(keep_annotation(original, "template <typename T, int N = (4 > 2 ? 1 : 2)>  __global__ void k() { x(); }"),
-            "template <typename T, int N = (4 > 2 ? 1 : 2)>  STARK_OPTIMIZE(\"a=(1)\", \"b=]\")\n__global__ void k() { x(); }");
+            "template <typename T, int N = (4 > 2 ? 1 : 2)>  STARK_OPTIMIZE(\"a=(1)\", \"b=]\")\n__global__ void k() { "
+            "x(); }");
 }
 
 TEST(KeepAnnotation, LeavesAnAnnotatedOrUnannotatedVariantAlone) {

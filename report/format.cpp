@@ -70,12 +70,9 @@ bool uses_llm(const BackendInfo& b) { return !b.name.empty() && b.name != "built
 CheckSummary summarize_checks(const std::vector<Check>& checks) {
   CheckSummary s;
   for (const auto& c : checks) {
-    if (!c.ok)
-      s.not_run.push_back(&c);
-    else if (*c.ok)
-      s.passed.push_back(&c);
-    else
-      s.failed.push_back(&c);
+    if (!c.ok) s.not_run.push_back(&c);
+    else if (*c.ok) s.passed.push_back(&c);
+    else s.failed.push_back(&c);
   }
   return s;
 }

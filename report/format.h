@@ -61,7 +61,7 @@ struct RunTotals {
   int improved = 0;
   int attempts = 0;
   int64_t tokens = 0;
-  std::optional<double> cost_usd;       // nullopt when no kernel reported a cost
+  std::optional<double> cost_usd;         // nullopt when no kernel reported a cost
   std::optional<double> geomean_speedup;  // over improved kernels
 };
 RunTotals run_totals(const Result& r);

@@ -42,22 +42,22 @@ std::string page_data(const ReportInput& in, const std::vector<TreeView>& views)
     json nodes = json::array();
     for (const auto& p : views[i].nodes) {
       const TreeNode& n = p.node;
-      nodes.push_back({{"id", n.id},
-                       {"parent", or_null(n.parent)},
-                       {"role", n.role},
-                       {"status", n.status},
-                       {"time_us", or_null(n.time_us)},
-                       {"strategy", n.strategy},
-                       {"grounding", grounding_text(n.grounding)},
-                       {"profile", describe(n.profile)},
-                       {"diagnostics", n.diagnostics},
-                       {"source", n.variant ? n.variant->source : ""},
-                       {"launch", n.variant && !n.variant->launch.empty() ? json(launch_text(n.variant->launch))
-                                                                          : json(nullptr)}});
+      nodes.push_back(
+          {{"id", n.id},
+           {"parent", or_null(n.parent)},
+           {"role", n.role},
+           {"status", n.status},
+           {"time_us", or_null(n.time_us)},
+           {"strategy", n.strategy},
+           {"grounding", grounding_text(n.grounding)},
+           {"profile", describe(n.profile)},
+           {"diagnostics", n.diagnostics},
+           {"source", n.variant ? n.variant->source : ""},
+           {"launch", n.variant && !n.variant->launch.empty() ? json(launch_text(n.variant->launch)) : json(nullptr)}});
     }
     std::optional<double> baseline = k.baseline_us;
-    kernels.push_back({{"id", k.id}, {"baseline_us", or_null(baseline)}, {"best", or_null(views[i].best)},
-                       {"nodes", nodes}});
+    kernels.push_back(
+        {{"id", k.id}, {"baseline_us", or_null(baseline)}, {"best", or_null(views[i].best)}, {"nodes", nodes}});
   }
   std::string text = json{{"kernels", kernels}}.dump(-1, ' ', false, json::error_handler_t::replace);
   std::string out;
@@ -144,8 +144,7 @@ std::string checks_html(const KernelResult& k) {
   // One callout per reason: "memcheck, racecheck — compute-sanitizer is not installed".
   for (const auto& [reason, names] : not_run_by_reason(s))
     out += "<div class=\"callout\"><b>Not checked:</b>" + esc(join(names, ", ")) +
-           (reason.empty() ? std::string(" could not run") : " — " + esc(reason)) +
-           ". Not counted as passed.</div>";
+           (reason.empty() ? std::string(" could not run") : " — " + esc(reason)) + ". Not counted as passed.</div>";
   return out;
 }
 
@@ -156,8 +155,7 @@ std::string legend(const TreeView& view) {
   std::string out = "<span class=\"legend\"><i class=\"st-root\"></i>original</span>";
   for (const auto& s : statuses)
     out += "<span class=\"legend\"><i class=\"" + status_class(s) + "\"></i>" + esc(s) + "</span>";
-  if (view.best)
-    out += "<span class=\"legend\"><i class=\"line\"></i>best path</span>";
+  if (view.best) out += "<span class=\"legend\"><i class=\"line\"></i>best path</span>";
   return out;
 }
 
@@ -165,13 +163,15 @@ std::string kernel_section(const KernelReport& kr, const TreeView& view, int ind
                            const std::optional<GpuInfo>& gpu) {
   const KernelResult& k = kr.result;
   bool improved = k.status == KernelStatus::Improved;
-  std::string out = fmt::format("<section class=\"kernel\" id=\"k{}\"><div class=\"card\"><div class=\"khead\">", index);
+  std::string out =
+      fmt::format("<section class=\"kernel\" id=\"k{}\"><div class=\"card\"><div class=\"khead\">", index);
   out += "<h2>" + esc(short_name(k.id)) + "</h2>";
   out += fmt::format("<span class=\"badge {}\">{}</span>", to_string(k.status), esc(status_label(k.status)));
   if (k.cache == CacheState::Hit) out += "<span class=\"badge no_gain\">from cache, re-verified</span>";
   if (k.speedup && *k.speedup > kSecondLookSpeedup)
     out += fmt::format("<span class=\"badge look\">above {:.0f}× — worth a second look</span>", kSecondLookSpeedup);
-  out += fmt::format("<span class=\"speed{}\">{}</span></div>", improved ? "" : " flat", esc(format_speedup(k.speedup)));
+  out +=
+      fmt::format("<span class=\"speed{}\">{}</span></div>", improved ? "" : " flat", esc(format_speedup(k.speedup)));
   std::string where = kr.location ? fmt::format("{}:{}", kr.location->file, kr.location->line) : "not in the manifest";
   out += "<div class=\"kid\">" + esc(k.id) + " · " + esc(where) + "</div>";
 
@@ -220,10 +220,10 @@ std::string kernel_section(const KernelReport& kr, const TreeView& view, int ind
   if (kr.change && !kr.change->diff.empty()) {
     std::set<std::string> files;
     for (const auto& e : kr.change->edits) files.insert(e.file);
-    out += fmt::format("<details class=\"diff\" open><summary>Winning change: {}<span class=\"plus\">+{}</span><span "
-                       "class=\"minus\">−{}</span></summary>",
-                       esc(join(std::vector<std::string>(files.begin(), files.end()), ", ")), kr.change->added,
-                       kr.change->removed);
+    out += fmt::format(
+        "<details class=\"diff\" open><summary>Winning change: {}<span class=\"plus\">+{}</span><span "
+        "class=\"minus\">−{}</span></summary>",
+        esc(join(std::vector<std::string>(files.begin(), files.end()), ", ")), kr.change->added, kr.change->removed);
     for (const auto& note : kr.change->notes) out += "<div class=\"callout info\">" + esc(note) + "</div>";
     out += diff_html(kr.change->diff) + "</details>";
   } else if (!kr.change_error.empty()) {

@@ -64,9 +64,10 @@ std::string runtime_chart_svg(const KernelResult& k, const TreeView& view, int k
       kW, kH);
   // Grid and y axis labels.
   for (double v = 0; v <= ymax + step / 2; v += step)
-    svg += fmt::format("<line class=\"grid\" x1=\"{:.1f}\" x2=\"{:.1f}\" y1=\"{:.1f}\" y2=\"{:.1f}\"/>"
-                       "<text class=\"tick\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" dy=\"0.32em\">{}</text>",
-                       kLeft, kW - kRight, Y(v), Y(v), kLeft - 6, Y(v), html_escape(tick_label(v)));
+    svg += fmt::format(
+        "<line class=\"grid\" x1=\"{:.1f}\" x2=\"{:.1f}\" y1=\"{:.1f}\" y2=\"{:.1f}\"/>"
+        "<text class=\"tick\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" dy=\"0.32em\">{}</text>",
+        kLeft, kW - kRight, Y(v), Y(v), kLeft - 6, Y(v), html_escape(tick_label(v)));
   // x ticks: 1, then every 5th attempt.
   for (size_t i = 0; i < attempts.size(); ++i)
     if (i == 0 || (i + 1) % 5 == 0)
@@ -80,10 +81,13 @@ std::string runtime_chart_svg(const KernelResult& k, const TreeView& view, int k
   for (const auto* a : attempts)
     if (!is_accepted(*a)) (a->status == "untimed" ? untimed : failed) = true;
   svg += fmt::format("<text class=\"axis band\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" dy=\"0.32em\">{}</text>",
-                     kLeft - 6, kTop - 20, failed && untimed ? "failed · untimed" : untimed ? "untimed" : "failed");
+                     kLeft - 6, kTop - 20,
+                     failed && untimed ? "failed · untimed"
+                     : untimed         ? "untimed"
+                                       : "failed");
   if (baseline)  // labelled in the legend beside the chart, where no mark can cover it
-    svg += fmt::format("<line class=\"baseline\" x1=\"{0:.1f}\" x2=\"{1:.1f}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\"/>",
-                       kLeft, kW - kRight, Y(*baseline));
+    svg += fmt::format("<line class=\"baseline\" x1=\"{0:.1f}\" x2=\"{1:.1f}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\"/>", kLeft,
+                       kW - kRight, Y(*baseline));
 
   // Best so far: a step line from the original's time down to each new best.
   if (baseline) {
@@ -112,8 +116,7 @@ std::string runtime_chart_svg(const KernelResult& k, const TreeView& view, int k
                          winner ? 6 : 4);
     else if (n.status == "untimed")
       svg += fmt::format("<circle class=\"untimed\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\"/>", X(i), kTop - 20);
-    else
-      svg += fmt::format("<path d=\"M{0:.1f},{1:.1f} l7,7 m0,-7 l-7,7\"/>", X(i) - 3.5, kTop - 23.5);
+    else svg += fmt::format("<path d=\"M{0:.1f},{1:.1f} l7,7 m0,-7 l-7,7\"/>", X(i) - 3.5, kTop - 23.5);
     svg += "</g>";
   }
   return svg + "</svg>";

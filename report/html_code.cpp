@@ -9,23 +9,57 @@ namespace stark::report {
 namespace {
 
 const std::set<std::string_view>& keywords() {
-  static const std::set<std::string_view> k = {
-      "__global__", "__device__", "__host__", "__shared__", "__constant__", "__restrict__", "__forceinline__",
-      "__launch_bounds__", "__syncthreads", "__syncwarp", "if", "else", "for", "while", "do", "return", "break",
-      "continue", "switch", "case", "default", "template", "typename", "static", "const", "constexpr", "inline",
-      "namespace", "using", "struct", "class", "extern", "sizeof", "auto", "volatile", "unsigned", "signed",
-      "#pragma", "true", "false", "nullptr"};
+  static const std::set<std::string_view> k = {"__global__",
+                                               "__device__",
+                                               "__host__",
+                                               "__shared__",
+                                               "__constant__",
+                                               "__restrict__",
+                                               "__forceinline__",
+                                               "__launch_bounds__",
+                                               "__syncthreads",
+                                               "__syncwarp",
+                                               "if",
+                                               "else",
+                                               "for",
+                                               "while",
+                                               "do",
+                                               "return",
+                                               "break",
+                                               "continue",
+                                               "switch",
+                                               "case",
+                                               "default",
+                                               "template",
+                                               "typename",
+                                               "static",
+                                               "const",
+                                               "constexpr",
+                                               "inline",
+                                               "namespace",
+                                               "using",
+                                               "struct",
+                                               "class",
+                                               "extern",
+                                               "sizeof",
+                                               "auto",
+                                               "volatile",
+                                               "unsigned",
+                                               "signed",
+                                               "#pragma",
+                                               "true",
+                                               "false",
+                                               "nullptr"};
   return k;
 }
 
 const std::set<std::string_view>& types() {
-  static const std::set<std::string_view> t = {
-      "void", "int", "float", "double", "char", "bool", "long", "short", "size_t", "float2", "float4", "int2",
-      "int4", "uint", "dim3", "half", "__half", "__half2", "__nv_bfloat16", "uint32_t", "int64_t", "uint64_t",
-      "int32_t", "T"};
+  static const std::set<std::string_view> t = {"void",          "int",      "float",   "double",   "char",    "bool",
+                                               "long",          "short",    "size_t",  "float2",   "float4",  "int2",
+                                               "int4",          "uint",     "dim3",    "half",     "__half",  "__half2",
+                                               "__nv_bfloat16", "uint32_t", "int64_t", "uint64_t", "int32_t", "T"};
   return t;
 }
-
 
 std::string span(const char* cls, std::string_view text) {
   return std::string("<span class=\"tok-") + cls + "\">" + html_escape(text) + "</span>";
@@ -95,18 +129,15 @@ std::string highlight_cuda_line(std::string_view line, bool& in_comment) {
       i = j;
       continue;
     }
-    if (is_identifier_char(c) || (c == '#' && i + 1 < line.size() && std::isalpha(static_cast<unsigned char>(line[i + 1])))) {
+    if (is_identifier_char(c) ||
+        (c == '#' && i + 1 < line.size() && std::isalpha(static_cast<unsigned char>(line[i + 1])))) {
       size_t j = i + 1;
       while (j < line.size() && is_identifier_char(line[j])) ++j;
       std::string_view word = line.substr(i, j - i);
-      if (keywords().count(word))
-        out += span("kw", word);
-      else if (types().count(word))
-        out += span("type", word);
-      else if (j < line.size() && line[j] == '(')
-        out += span("fn", word);
-      else
-        out += html_escape(word);
+      if (keywords().count(word)) out += span("kw", word);
+      else if (types().count(word)) out += span("type", word);
+      else if (j < line.size() && line[j] == '(') out += span("fn", word);
+      else out += html_escape(word);
       i = j;
       continue;
     }
@@ -125,16 +156,11 @@ std::string diff_html(std::string_view diff) {
     std::string_view line = diff.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at);
     at = nl == std::string_view::npos ? diff.size() : nl + 1;
     const char* cls = "ctx";
-    if (line.starts_with("+++") || line.starts_with("---"))
-      cls = "file";
-    else if (line.starts_with("@@"))
-      cls = "hunk";
-    else if (line.starts_with("+"))
-      cls = "add";
-    else if (line.starts_with("-"))
-      cls = "del";
-    else if (line.starts_with("\\"))
-      cls = "meta";
+    if (line.starts_with("+++") || line.starts_with("---")) cls = "file";
+    else if (line.starts_with("@@")) cls = "hunk";
+    else if (line.starts_with("+")) cls = "add";
+    else if (line.starts_with("-")) cls = "del";
+    else if (line.starts_with("\\")) cls = "meta";
     out += std::string("<span class=\"dl ") + cls + "\">";
     if (std::string_view(cls) == "add" || std::string_view(cls) == "del" || std::string_view(cls) == "ctx") {
       out += "<span class=\"mark\">" + html_escape(line.substr(0, 1)) + "</span>";

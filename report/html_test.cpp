@@ -59,8 +59,8 @@ TEST(Html, TheMemoryRoofIsAColumnAndAFactWhereTheRunMeasuredIt) {
   auto in = load_test_input();
   EXPECT_EQ(render_html(in).find("Memory roof"), std::string::npos);
   in.result.gpu->copy_bandwidth_gbs = 4000;
-  in.kernels[0].result.captures = {{"c1", *in.kernels[0].result.baseline_us, *in.kernels[0].result.best_us,
-                                    uint64_t{600'000'000}}};
+  in.kernels[0].result.captures = {
+      {"c1", *in.kernels[0].result.baseline_us, *in.kernels[0].result.best_us, uint64_t{600'000'000}}};
   auto html = render_html(in);
   EXPECT_NE(html.find(">Memory roof</th>"), std::string::npos);
   EXPECT_NE(html.find("<td class=\"num\">36% → 67%</td>"), std::string::npos) << "saxpy: 412 µs -> 224 µs";
@@ -114,9 +114,19 @@ struct Rendered {
 };
 
 std::vector<std::string> chromium_args(const fs::path& profile) {
-  return {"timeout", "120", STARK_CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
-          "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-          "--user-data-dir=" + profile.string(), "--enable-logging=stderr", "--v=0"};
+  return {"timeout",
+          "120",
+          STARK_CHROMIUM,
+          "--headless",
+          "--no-sandbox",
+          "--disable-gpu",
+          "--disable-background-networking",
+          "--disable-component-update",
+          "--disable-sync",
+          "--no-first-run",
+          "--user-data-dir=" + profile.string(),
+          "--enable-logging=stderr",
+          "--v=0"};
 }
 
 /// Loads `html` from a file in headless Chromium and dumps the DOM after its scripts ran.

@@ -71,9 +71,10 @@ std::string tree_svg(const TreeView& view, const KernelResult& k, int kernel_ind
     std::string cls = "node " + (t.parent ? status_class(t.status) : std::string("st-root"));
     if (n.on_best_path) cls += " best";
     if (view.best && *view.best == t.id) cls += " winner";
-    svg += fmt::format("<g class=\"{}\" data-k=\"{}\" data-node=\"{}\" transform=\"translate({:.1f},{:.1f})\" "
-                       "tabindex=\"0\">",
-                       cls, kernel_index, t.id, px(n), py(n));
+    svg += fmt::format(
+        "<g class=\"{}\" data-k=\"{}\" data-node=\"{}\" transform=\"translate({:.1f},{:.1f})\" "
+        "tabindex=\"0\">",
+        cls, kernel_index, t.id, px(n), py(n));
     svg += "<title>" + html_escape(tooltip(t, baseline)) + "</title>";
     if (view.best && *view.best == t.id) svg += fmt::format("<circle class=\"ring\" r=\"{:.0f}\"/>", kRadius + 4);
     svg += fmt::format("<circle r=\"{:.0f}\"/><text class=\"id\" dy=\"0.35em\">{}</text>", kRadius, t.id);

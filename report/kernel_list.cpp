@@ -16,8 +16,7 @@ std::string joined(const std::vector<std::string>& items, size_t width) {
   for (size_t i = 0; i < items.size(); ++i) {
     std::string next = (out.empty() ? "" : ", ") + items[i];
     std::string more = fmt::format(" +{} more", items.size() - i);
-    if (!out.empty() && out.size() + next.size() + (i + 1 < items.size() ? more.size() : 0) > width)
-      return out + more;
+    if (!out.empty() && out.size() + next.size() + (i + 1 < items.size() ? more.size() : 0) > width) return out + more;
     out += next;
   }
   return out.empty() ? "-" : out;
@@ -55,8 +54,8 @@ std::string kernel_list(const Manifest& manifest) {
     out += line + "\n";
   }
   out += fmt::format("\n{} kernel{}, {} instantiation{}, {} launch site{}\n", manifest.kernels.size(),
-                     manifest.kernels.size() == 1 ? "" : "s", instantiations, instantiations == 1 ? "" : "s",
-                     launches, launches == 1 ? "" : "s");
+                     manifest.kernels.size() == 1 ? "" : "s", instantiations, instantiations == 1 ? "" : "s", launches,
+                     launches == 1 ? "" : "s");
   return out;
 }
 

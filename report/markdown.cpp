@@ -155,20 +155,22 @@ std::string outcome_line(const KernelReport& kr) {
 }
 
 std::string roof_sentence(const MemoryRoof& roof) {
-  return fmt::format(" {} → **{}** of the memory roof ({} of the {} copy bandwidth measured).", format_share(roof.baseline),
-                     format_share(roof.best), format_bandwidth(roof.best_gbs), format_bandwidth(roof.roof_gbs));
+  return fmt::format(" {} → **{}** of the memory roof ({} of the {} copy bandwidth measured).",
+                     format_share(roof.baseline), format_share(roof.best), format_bandwidth(roof.best_gbs),
+                     format_bandwidth(roof.roof_gbs));
 }
 
 std::string kernel_section(const KernelReport& kr, const std::optional<GpuInfo>& gpu, bool with_diff) {
   const KernelResult& k = kr.result;
-  std::string out = fmt::format("\n### {} — {} faster{}\n\n", code(short_name(k.id)), format_speedup(k.speedup), where(kr));
+  std::string out =
+      fmt::format("\n### {} — {} faster{}\n\n", code(short_name(k.id)), format_speedup(k.speedup), where(kr));
   out += fmt::format("{} → **{}** on this GPU, after {} attempt{}", format_time_us(k.baseline_us),
                      format_time_us(k.best_us), k.attempts, k.attempts == 1 ? "" : "s");
   if (k.cache == CacheState::Hit) out += " (from the result cache, re-verified)";
   out += ".";
   if (k.speedup && *k.speedup > kSecondLookSpeedup)
-    out += fmt::format(" ⚠️ Above {:.0f}×: worth a second look at what the kernel does differently.",
-                       kSecondLookSpeedup);
+    out +=
+        fmt::format(" ⚠️ Above {:.0f}×: worth a second look at what the kernel does differently.", kSecondLookSpeedup);
   if (auto roof = memory_roof(k, gpu)) out += roof_sentence(*roof);
   out += "\n\n" + checks_line(k) + "  \n";
   if (!k.assumptions.empty()) {
@@ -196,9 +198,10 @@ std::string kernel_section(const KernelReport& kr, const std::optional<GpuInfo>&
                          join(std::vector<std::string>(files.begin(), files.end()), ", "), kr.change->added,
                          kr.change->removed, code_block("diff", kr.change->diff));
     } else if (!kr.change->diff.empty()) {
-      out += fmt::format("_Diff (+{} −{}) left out to keep this comment under GitHub's size limit: see the "
-                         "patch._\n",
-                         kr.change->added, kr.change->removed);
+      out += fmt::format(
+          "_Diff (+{} −{}) left out to keep this comment under GitHub's size limit: see the "
+          "patch._\n",
+          kr.change->added, kr.change->removed);
     }
   } else if (!kr.change_error.empty()) {
     out += "_No diff: " + text(kr.change_error) + "_\n";
@@ -211,7 +214,8 @@ std::string render(const ReportInput& in, const MarkdownOptions& options, const 
   RunTotals t = run_totals(r);
   std::string out = std::string(kMarkdownMarker) + "\n";
   out += fmt::format("## ⚡ STARK: {} of {} kernel{} faster", t.improved, t.kernels, t.kernels == 1 ? "" : "s");
-  if (t.geomean_speedup && t.improved > 1) out += fmt::format(" (geometric mean {})", format_speedup(t.geomean_speedup));
+  if (t.geomean_speedup && t.improved > 1)
+    out += fmt::format(" (geometric mean {})", format_speedup(t.geomean_speedup));
   out += "\n\n";
   // The built-in expert spends no tokens: no columns of zeros for it.
   const bool llm = uses_llm(r.backend);
@@ -241,7 +245,8 @@ std::string render(const ReportInput& in, const MarkdownOptions& options, const 
       out += m ? fmt::format(" {} → {} |", format_share(m->baseline), format_share(m->best)) : " — |";
     }
     out += fmt::format(" {} |", k.attempts);
-    if (llm) out += fmt::format(" {} | {} |", format_count(k.tokens.prompt + k.tokens.completion), format_cost(k.cost_usd));
+    if (llm)
+      out += fmt::format(" {} | {} |", format_count(k.tokens.prompt + k.tokens.completion), format_cost(k.cost_usd));
     out += "\n";
   }
 
@@ -258,9 +263,10 @@ std::string render(const ReportInput& in, const MarkdownOptions& options, const 
     out += "\n";
     for (const auto& w : in.warnings) out += "> ⚠️ " + text(w) + "\n";
   }
-  out += fmt::format("\n<sub>{} · times are the kernel's time over the captured workload (sum of per-capture "
-                     "medians), original and variant on the same GPU · apply with {}</sub>\n",
-                     text(options.generator), code("stark apply --result DIR --mode patch"));
+  out += fmt::format(
+      "\n<sub>{} · times are the kernel's time over the captured workload (sum of per-capture "
+      "medians), original and variant on the same GPU · apply with {}</sub>\n",
+      text(options.generator), code("stark apply --result DIR --mode patch"));
   return out;
 }
 

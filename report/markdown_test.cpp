@@ -32,7 +32,8 @@ TEST(Markdown, TheMemoryRoofColumnAppearsWhereTheRunMeasuredIt) {
     if (kr.result.id.find("saxpy") != std::string::npos)
       kr.result.captures = {{"c1", *kr.result.baseline_us, *kr.result.best_us, uint64_t{600'000'000}}};
   auto md = render_markdown(in);
-  EXPECT_TRUE(has(md, "| Kernel | Status | Baseline | Best | Speedup | Memory roof | Attempts | Tokens | Cost |")) << md;
+  EXPECT_TRUE(has(md, "| Kernel | Status | Baseline | Best | Speedup | Memory roof | Attempts | Tokens | Cost |"))
+      << md;
   EXPECT_TRUE(has(md, "| `saxpy` | ✅ improved | 412 µs | 224 µs | **1.84×** | 36% → 67% | 29 | 474k | $1.84 |")) << md;
   EXPECT_TRUE(has(md, "| `clamp` | ⏭️ skipped | — | — | — | — | 0 | 0 | — |")) << md;
   EXPECT_TRUE(has(md, "36% → **67%** of the memory roof (2.68 TB/s of the 4.00 TB/s copy bandwidth measured).")) << md;
@@ -42,8 +43,9 @@ TEST(Markdown, ImprovedKernelShowsChecksAssumptionsAndTheFoldedDiff) {
   auto md = render_markdown(load_test_input());
   EXPECT_TRUE(has(md, "### `saxpy` — 1.84× faster · `src/ops.cu:4`")) << md;
   EXPECT_TRUE(has(md, "✅ 8 passed: outputs on captured inputs, outputs on fuzzed inputs, poisoned outputs")) << md;
-  EXPECT_TRUE(has(md, "⚠️ could not run: `compute-sanitizer memcheck`, `compute-sanitizer racecheck` "
-                      "(compute-sanitizer is not installed on the GPU machine)"))
+  EXPECT_TRUE(has(md,
+                  "⚠️ could not run: `compute-sanitizer memcheck`, `compute-sanitizer racecheck` "
+                  "(compute-sanitizer is not installed on the GPU machine)"))
       << md;
   EXPECT_TRUE(has(md, "**Assumes:** \\_\\_restrict\\_\\_ added to x and y")) << md;
   EXPECT_TRUE(has(md, "**Launch:** grid `ceil_div(n, 4096)`, block `256`")) << md;
@@ -66,12 +68,14 @@ TEST(Markdown, SpeedupsAboveTenGetASecondLook) {
 TEST(Markdown, KernelsThatDidNotImproveGetOneLineEach) {
   auto md = render_markdown(load_test_input());
   auto rest = md.substr(md.find("### Not improved"));
-  EXPECT_TRUE(has(rest, "- `scale_bias` no gain · `src/ops.cu:10`: best attempt 0.98× (118 µs → 121 µs); 5 attempts "
-                        "(4 accepted, 1 rejected)"))
+  EXPECT_TRUE(has(rest,
+                  "- `scale_bias` no gain · `src/ops.cu:10`: best attempt 0.98× (118 µs → 121 µs); 5 attempts "
+                  "(4 accepted, 1 rejected)"))
       << rest;
-  EXPECT_TRUE(has(rest, "- `histogram` failed · `src/histogram.cu:4`: 6 attempts (1 compile\\_error, 1 error, 4 "
-                        "rejected); `outputs on captured inputs: no attempt produced bins equal to the original's`; "
-                        "e.g. `racecheck: 412 shared-memory hazards"))
+  EXPECT_TRUE(has(rest,
+                  "- `histogram` failed · `src/histogram.cu:4`: 6 attempts (1 compile\\_error, 1 error, 4 "
+                  "rejected); `outputs on captured inputs: no attempt produced bins equal to the original's`; "
+                  "e.g. `racecheck: 412 shared-memory hazards"))
       << rest;
   EXPECT_TRUE(has(rest, "- `clamp` skipped · `src/ops.cu:16`: not searched")) << rest;
 }
@@ -114,8 +118,9 @@ TEST(Markdown, AReportTooLongEvenWithoutDiffsIsCutAtALineAndSaysWhereTheRestIs) 
   while (in.kernels.size() < 2000) in.kernels.push_back(in.kernels[3]);  // a no-gain kernel, one line each
   auto md = render_markdown(in);
   EXPECT_LE(md.size(), 60000u);
-  EXPECT_TRUE(has(md, "\n_The rest of this report is cut to stay under GitHub's comment limit: `stark report --format "
-                      "html` has every kernel._\n"))
+  EXPECT_TRUE(has(md,
+                  "\n_The rest of this report is cut to stay under GitHub's comment limit: `stark report --format "
+                  "html` has every kernel._\n"))
       << md.substr(md.size() - 300);
 }
 
@@ -136,8 +141,9 @@ TEST(Markdown, ResultTextMentionsNobodyAndFileNamesCannotLeaveTheSummary) {
   for (auto& e : in.kernels[0].change->edits) e.file = "src/</summary><h1>x</h1><img src=https://evil/p.png>@a.cu";
   auto md = render_markdown(in);
   EXPECT_TRUE(has(md, "ping @&#8203;octocat and @&#8203;org/team")) << md;
-  EXPECT_TRUE(has(md, "<summary>Diff: src/&lt;/summary&gt;&lt;h1&gt;x&lt;/h1&gt;&lt;img src=https://evil/p.png&gt;"
-                      "@&#8203;a.cu (+"))
+  EXPECT_TRUE(has(md,
+                  "<summary>Diff: src/&lt;/summary&gt;&lt;h1&gt;x&lt;/h1&gt;&lt;img src=https://evil/p.png&gt;"
+                  "@&#8203;a.cu (+"))
       << md;
   EXPECT_FALSE(has(md, "<h1>")) << md;
   EXPECT_FALSE(has(md, "<img")) << md;

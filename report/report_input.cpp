@@ -48,10 +48,8 @@ Expected<ReportInput> load_report_input(const fs::path& dir, const EditPlanner& 
 
   std::optional<Manifest> manifest;
   fs::path manifest_path = resolve(in.result_dir, in.result.manifest);
-  if (auto m = load_manifest(manifest_path.string()))
-    manifest = std::move(*m);
-  else
-    in.warnings.push_back(fmt::format("no kernel locations or diffs: {}", m.error().message));
+  if (auto m = load_manifest(manifest_path.string())) manifest = std::move(*m);
+  else in.warnings.push_back(fmt::format("no kernel locations or diffs: {}", m.error().message));
 
   for (const auto& kr : in.result.kernels) {
     KernelReport k{kr, std::nullopt, std::nullopt, {}};
@@ -61,10 +59,8 @@ Expected<ReportInput> load_report_input(const fs::path& dir, const EditPlanner& 
     if (mk && kr.status == KernelStatus::Improved && kr.best) {
       auto plan = planner(*mk, kr, in.source_root);
       auto change = plan ? apply_plan(*plan, in.source_root, manifest->files) : Expected<KernelChange>(plan.error());
-      if (change)
-        k.change = std::move(*change);
-      else
-        k.change_error = change.error().message;
+      if (change) k.change = std::move(*change);
+      else k.change_error = change.error().message;
     }
     in.kernels.push_back(std::move(k));
   }

@@ -30,7 +30,7 @@ struct Location {
 /// One kernel of the result with what the manifest and the sources add.
 struct KernelReport {
   KernelResult result;
-  std::optional<Location> location;   // nullopt: not in the manifest
+  std::optional<Location> location;    // nullopt: not in the manifest
   std::optional<KernelChange> change;  // the winner's diff (improved kernels with a best variant)
   std::string change_error;            // why an improved kernel has no diff (one line)
 };

@@ -128,7 +128,8 @@ TEST(ReportInput, NeverReadsAFileOutsideTheSourceRoot) {
   while (secret.size() < 20000) secret += "SECRET-TOKEN\n";
   ASSERT_TRUE(write_file_atomic(dir / "secret.cu", secret));
   fs::create_directory_symlink(dir, dir / "project/src/up");
-  for (const std::string& path : {std::string("../secret.cu"), (dir / "secret.cu").string(), std::string("src/up/secret.cu")}) {
+  for (const std::string& path :
+       {std::string("../secret.cu"), (dir / "secret.cu").string(), std::string("src/up/secret.cu")}) {
     auto m = read_json_file(dir / "result/manifest.json");
     ASSERT_TRUE(m);
     for (auto& k : (*m)["kernels"])

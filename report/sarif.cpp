@@ -30,8 +30,7 @@ std::string file_uri(const std::filesystem::path& dir) {
   for (unsigned char c : dir.generic_string()) {
     if (std::isalnum(c) || std::string_view("/-._~").find(static_cast<char>(c)) != std::string_view::npos)
       out += static_cast<char>(c);
-    else
-      out += fmt::format("%{:02X}", c);
+    else out += fmt::format("%{:02X}", c);
   }
   if (out.back() != '/') out += '/';
   return out;
@@ -84,7 +83,8 @@ json result_for(const KernelReport& kr, const std::optional<GpuInfo>& gpu) {
     for (size_t i = 0; i < kr.change->edits.size(); ++i) {
       const auto& e = kr.change->edits[i];
       const auto& r = kr.change->regions[i];
-      by_file[e.file].push_back({{"deletedRegion", region(r.begin, r.end)}, {"insertedContent", {{"text", e.replacement}}}});
+      by_file[e.file].push_back(
+          {{"deletedRegion", region(r.begin, r.end)}, {"insertedContent", {{"text", e.replacement}}}});
     }
     json changes = json::array();
     for (auto& [file, replacements] : by_file)
@@ -102,15 +102,18 @@ json rule() {
           {"name", "FasterKernelVariant"},
           {"shortDescription", {{"text", "A faster, verified variant of this CUDA kernel exists"}}},
           {"fullDescription",
-           {{"text", "STARK searched variants of this [[stark::optimize]] kernel, checked each against the "
-                     "original on captured and fuzzed inputs, and timed it on the GPU. The fix replaces the "
-                     "kernel with the fastest variant that passed."}}},
+           {{"text",
+             "STARK searched variants of this [[stark::optimize]] kernel, checked each against the "
+             "original on captured and fuzzed inputs, and timed it on the GPU. The fix replaces the "
+             "kernel with the fastest variant that passed."}}},
           {"defaultConfiguration", {{"level", "note"}}},
           {"help",
-           {{"text", "Review the change, then apply it with `stark apply --result DIR --mode patch` or let the "
-                     "STARK CMake module build the variant."},
-            {"markdown", "Review the change, then apply it with `stark apply --result DIR --mode patch`, or let "
-                         "`stark_optimize_target()` build the variant."}}},
+           {{"text",
+             "Review the change, then apply it with `stark apply --result DIR --mode patch` or let the "
+             "STARK CMake module build the variant."},
+            {"markdown",
+             "Review the change, then apply it with `stark apply --result DIR --mode patch`, or let "
+             "`stark_optimize_target()` build the variant."}}},
           {"properties", {{"tags", {"performance", "cuda"}}, {"precision", "high"}}}};
 }
 
@@ -124,8 +127,9 @@ json render_sarif(const ReportInput& in, const SarifOptions& options) {
     if (!kr.location) {
       notifications.push_back(
           {{"level", "warning"},
-           {"message", {{"text", fmt::format("improved kernel '{}' has no location in the manifest; not reported",
-                                             kr.result.id)}}}});
+           {"message",
+            {{"text",
+              fmt::format("improved kernel '{}' has no location in the manifest; not reported", kr.result.id)}}}});
       continue;
     }
     results.push_back(result_for(kr, in.result.gpu));

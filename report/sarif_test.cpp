@@ -64,7 +64,8 @@ TEST(Sarif, OneResultPerImprovedKernelAtItsLocation) {
   EXPECT_EQ(where["artifactLocation"]["uriBaseId"], "SRCROOT");
   EXPECT_EQ(where["region"], (json{{"startLine", 4}, {"startColumn", 1}, {"endLine", 8}, {"endColumn", 2}}));
   std::string text = saxpy["message"]["text"];
-  EXPECT_EQ(text.rfind("saxpy runs 1.84× faster with a verified variant (412 µs → 224 µs on NVIDIA H200", 0), 0u) << text;
+  EXPECT_EQ(text.rfind("saxpy runs 1.84× faster with a verified variant (412 µs → 224 µs on NVIDIA H200", 0), 0u)
+      << text;
   EXPECT_NE(text.find("Could not run: compute-sanitizer memcheck, compute-sanitizer racecheck"), std::string::npos);
   EXPECT_NE(text.find("Assumes: __restrict__ added to x and y"), std::string::npos);
   EXPECT_NE(run["results"][1]["message"]["text"].get<std::string>().find("worth a second look"), std::string::npos);
@@ -120,7 +121,8 @@ TEST(Sarif, AnImprovedKernelWithoutLocationBecomesANotification) {
   EXPECT_EQ(log["runs"][0]["results"].size(), 2u);
   const auto& notes = log["runs"][0]["invocations"][0]["toolExecutionNotifications"];
   ASSERT_EQ(notes.size(), 1u);
-  EXPECT_EQ(notes[0]["message"]["text"], "improved kernel 'src/ops.cu:saxpy' has no location in the manifest; not reported");
+  EXPECT_EQ(notes[0]["message"]["text"],
+            "improved kernel 'src/ops.cu:saxpy' has no location in the manifest; not reported");
   auto v = validate_json(kSarifSchema, write("sarif_notification", log));
   EXPECT_EQ(v.status.code, 0) << v.output;
 }

@@ -35,8 +35,7 @@ struct Layout {
 bool is_accepted(const TreeNode& n) { return n.status == "accepted" && n.time_us.has_value(); }
 
 const PlacedNode* TreeView::find(int id) const {
-  auto it = std::lower_bound(nodes.begin(), nodes.end(), id,
-                             [](const PlacedNode& n, int v) { return n.node.id < v; });
+  auto it = std::lower_bound(nodes.begin(), nodes.end(), id, [](const PlacedNode& n, int v) { return n.node.id < v; });
   return it != nodes.end() && it->node.id == id ? &*it : nullptr;
 }
 

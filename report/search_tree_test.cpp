@@ -25,7 +25,8 @@ TEST(SearchTree, ThirtyNodeTreeHasTheWinnerAndItsPath) {
   EXPECT_EQ(*view.best, 24);
   EXPECT_EQ(view.best_path, (std::vector<int>{0, 1, 4, 8, 12, 13, 16, 17, 20, 21, 22, 24}));
   EXPECT_EQ(view.find(24)->node.time_us, 224.0);
-  for (const auto& n : view.nodes) EXPECT_EQ(n.on_best_path, std::count(view.best_path.begin(), view.best_path.end(), n.node.id) == 1);
+  for (const auto& n : view.nodes)
+    EXPECT_EQ(n.on_best_path, std::count(view.best_path.begin(), view.best_path.end(), n.node.id) == 1);
 }
 
 TEST(SearchTree, LayoutGivesLeavesTheirOwnSlotsAndCentresParents) {
@@ -71,8 +72,12 @@ TEST(SearchTree, WithoutABestVariantTheFastestAcceptedAttemptOfAnImprovedKernelW
 
 TEST(SearchTree, OrphansAndCyclesAreStillDrawn) {
   KernelResult k;
-  k.tree = {node(0, std::nullopt, "accepted", 10), node(1, 0, "accepted", 6), node(5, 9, "rejected"),
-            node(7, 8, "error"), node(8, 7, "error"), node(3, 3, "error")};
+  k.tree = {node(0, std::nullopt, "accepted", 10),
+            node(1, 0, "accepted", 6),
+            node(5, 9, "rejected"),
+            node(7, 8, "error"),
+            node(8, 7, "error"),
+            node(3, 3, "error")};
   auto view = make_tree_view(k);
   ASSERT_EQ(view.nodes.size(), 6u);
   std::set<double> slots;

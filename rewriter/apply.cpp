@@ -91,15 +91,17 @@ Expected<ApplyReport> plan_and_check(const Result& result, const Manifest& manif
     for (const auto& f : failures) {
       report.failures.push_back(f);
       for (const auto& k : f.kernels)
-        options.refuse.emplace(k, fmt::format("the rewritten {} does not compile for sm_{} (see the compiler output above)",
-                                              f.file, f.sm));
+        options.refuse.emplace(
+            k,
+            fmt::format("the rewritten {} does not compile for sm_{} (see the compiler output above)", f.file, f.sm));
     }
   }
   return report;
 }
 
 Expected<void> write_patch(ApplyReport& report, const ApplyRequest& request) {
-  for (const auto& f : report.plan.files) report.patch += unified_diff(f.path, f.original, f.updated, 3, DiffHeader::Git).text;
+  for (const auto& f : report.plan.files)
+    report.patch += unified_diff(f.path, f.original, f.updated, 3, DiffHeader::Git).text;
   if (request.output.empty()) return {};
   report.written = request.output;
   return write_file_atomic(request.output, report.patch);
@@ -151,9 +153,10 @@ Expected<ApplyReport> apply_result(const ApplyRequest& request) {
   if (manifest->source_root.empty() || !fs::is_directory(manifest->source_root))
     return Error{fmt::format("the manifest's source root '{}' is not a folder on this machine", manifest->source_root)};
   if (request.mode == ApplyMode::Inplace && fs::exists(fs::path(manifest->source_root) / kJournalName))
-    return Error{fmt::format("an earlier `stark apply --mode inplace` was interrupted ({} is still there); run `stark "
-                             "apply --result {} --recover` to finish or undo it first",
-                             (fs::path(manifest->source_root) / kJournalName).string(), request.result_dir.string())};
+    return Error{
+        fmt::format("an earlier `stark apply --mode inplace` was interrupted ({} is still there); run `stark "
+                    "apply --result {} --recover` to finish or undo it first",
+                    (fs::path(manifest->source_root) / kJournalName).string(), request.result_dir.string())};
   if (!request.validator) return Error{"stark apply needs the variant check"};
   {
     Manifest local = with_local_commands(*manifest, request.database);
@@ -170,9 +173,10 @@ Expected<ApplyReport> apply_result(const ApplyRequest& request) {
       return Error{fmt::format("{} is not empty and holds no STARK variants; choose another folder", out.string())};
     if (is_within(out, absolute_normal(manifest->source_root)) &&
         !(!manifest->build_dir.empty() && is_within(out, absolute_normal(manifest->build_dir))))
-      return Error{fmt::format("the variants folder {} is inside the source root but not inside the build folder; "
-                               "choose a folder in the build tree",
-                               out.string())};
+      return Error{
+          fmt::format("the variants folder {} is inside the source root but not inside the build folder; "
+                      "choose a folder in the build tree",
+                      out.string())};
     auto report = plan_and_check(*result, *manifest, request, out / "tree");
     if (!report) return report;
     if (auto ok = write_variants(*report, *manifest, request, out); !ok) return ok.error();

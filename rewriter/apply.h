@@ -30,9 +30,9 @@ struct ApplyRequest {
   std::filesystem::path output;
   std::vector<std::string> only;  // kernel ids (empty: all improved)
   bool compile_check = true;
-  CommandBuilder builder;                 // required when compile_check
-  std::vector<CompileCommand> database;   // the local build's compile_commands.json: the check's only units and flags
-  ValidatorFactory validator;             // required: every variant is checked again first
+  CommandBuilder builder;                // required when compile_check
+  std::vector<CompileCommand> database;  // the local build's compile_commands.json: the check's only units and flags
+  ValidatorFactory validator;            // required: every variant is checked again first
   int jobs = 1;
   std::function<void(const std::string&)> note;  // progress lines for people
   /// After each compile of the check: done, total, unit, arch.

@@ -120,8 +120,8 @@ TEST(ApplyHostile, RangesThatDoNotFitTheFileAreRefusals) {
   };
   json variants = row_mean_variant();
   variants[0]["best"]["launch"] = {{"grid", "ceil_div(s.rows, 64)"}, {"block", "64"}};
-  variants.push_back(improved(kAxpy, "__global__ void axpy_c(int n, float a, const float* x, float* y) {}",
-                              {{"block", "512"}}));
+  variants.push_back(
+      improved(kAxpy, "__global__ void axpy_c(int n, float a, const float* x, float* y) {}", {{"block", "512"}}));
   for (size_t i = 0; i < cases.size(); ++i) {
     Manifest m = clean;
     cases[i].spoil(find(m, cases[i].kernel));

@@ -38,9 +38,10 @@ class SourceFiles {
     if (!text) return text.error();
     std::string now = content_hash(*text);
     if (now != entry->second.hash)
-      return Error{fmt::format("{} changed since the scan (content hash {} then, {} now); run stark optimize again "
-                               "(or scan again) so the kernel is measured against the current source",
-                               rel, entry->second.hash, now)};
+      return Error{
+          fmt::format("{} changed since the scan (content hash {} then, {} now); run stark optimize again "
+                      "(or scan again) so the kernel is measured against the current source",
+                      rel, entry->second.hash, now)};
     return &content_.emplace(rel, std::move(*text)).first->second;
   }
 
@@ -149,8 +150,8 @@ Expected<ApplyPlan> plan_apply(const Result& result, const Manifest& manifest, c
       auto updated = apply_edits(**content, list);
       if (!updated) {
         for (const auto& id : editors[file])
-          plan.refused.push_back({id, fmt::format("its edits in {} collide with another edit: {}", file,
-                                                  updated.error().message)});
+          plan.refused.push_back(
+              {id, fmt::format("its edits in {} collide with another edit: {}", file, updated.error().message)});
         clash_file = file;
         break;
       }

@@ -21,9 +21,9 @@ struct FileChange {
   std::string path;      // relative to the source root, generic form
   std::string original;  // the content the scan saw (checked against its hash)
   std::string updated;
-  std::string hash;      // the manifest's content hash of `original`
+  std::string hash;                  // the manifest's content hash of `original`
   std::vector<std::string> kernels;  // ids of the kernels editing this file
-  int group = 0;         // see AppliedKernel::group
+  int group = 0;                     // see AppliedKernel::group
 };
 
 /// An improved kernel whose edits are in the plan.

@@ -25,11 +25,11 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using testing::edge_copy;
 using testing::edge_manifest;
-using testing::scanned_edge_manifest;
 using testing::improved;
 using testing::read;
 using testing::request;
 using testing::result_dir;
+using testing::scanned_edge_manifest;
 using testing::scratch;
 
 using testing::kAxpy;
@@ -45,44 +45,47 @@ json edge_kernels(const std::string& axpy_body = "y[i] += a * x[i];", const std:
   json no_gain = improved(kClampD, "__global__ void clamp(int n, double* x) {}");
   no_gain["status"] = "no_gain";
   no_gain["best"] = nullptr;
-  return json::array({
-      improved(kScale,
-               "template <typename T, int kUnroll>\n"
-               "__global__ void scale(int n, T alpha, const T* __restrict__ x, T* y) {\n"
-               "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
-               "    y[i] = " + scale_body + ";\n"
-               "}",
-               {{"grid", "min(ceil_div(n, 1024), 4096)"}, {"block", "1024"}}, 3.1),
-      improved(kRowMean,
-               "[[stark::optimize(\"budget=4\", \"atol=1e-3\")]] __global__ void row_mean(Shape s, const float* in, "
-               "float* out) {\n"
-               "  int r = blockIdx.x * blockDim.x + threadIdx.x;\n"
-               "  if (r >= s.rows) return;\n"
-               "  float acc = 0;\n"
-               "#pragma unroll 4\n"
-               "  for (int c = 0; c < s.cols; ++c) acc += in[r * s.cols + c];\n"
-               "  out[r] = acc / s.cols + s.eps;\n"
-               "}",
-               {{"grid", "ceil_div(s.rows, 64)"}, {"block", "64"}}, 1.4),
-      improved(kAxpy,
-               "__global__ void axpy_c(int n, float a, const float* x, float* y) {\n"
-               "  extern __shared__ float stage[];\n"
-               "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-               "  stage[threadIdx.x] = 0.0f;\n"
-               "  if (i < n) " + axpy_body + "\n"
-               "}",
-               {{"block", "512"}, {"shmem", "block.x * 8"}}, 1.2),
-      improved(kNegate, "__global__ void api::negate(int n, float* x) { }", {{"block", "256"}}),
-      improved(kClampF,
-               "[[stark::optimize]] __global__ void clamp(int n, float* x) {\n"
-               "  extern __shared__ float big[];\n"
-               "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-               "  if (i < n) x[i] = fminf(fmaxf(x[i], 0.0f), 1.0f) + 0.0f * big[0];\n"
-               "}",
-               {{"shmem", "65536"}}, 1.1),
-      no_gain});
+  return json::array(
+      {improved(kScale,
+                "template <typename T, int kUnroll>\n"
+                "__global__ void scale(int n, T alpha, const T* __restrict__ x, T* y) {\n"
+                "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
+                "    y[i] = " +
+                    scale_body +
+                    ";\n"
+                    "}",
+                {{"grid", "min(ceil_div(n, 1024), 4096)"}, {"block", "1024"}}, 3.1),
+       improved(kRowMean,
+                "[[stark::optimize(\"budget=4\", \"atol=1e-3\")]] __global__ void row_mean(Shape s, const float* in, "
+                "float* out) {\n"
+                "  int r = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "  if (r >= s.rows) return;\n"
+                "  float acc = 0;\n"
+                "#pragma unroll 4\n"
+                "  for (int c = 0; c < s.cols; ++c) acc += in[r * s.cols + c];\n"
+                "  out[r] = acc / s.cols + s.eps;\n"
+                "}",
+                {{"grid", "ceil_div(s.rows, 64)"}, {"block", "64"}}, 1.4),
+       improved(kAxpy,
+                "__global__ void axpy_c(int n, float a, const float* x, float* y) {\n"
+                "  extern __shared__ float stage[];\n"
+                "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "  stage[threadIdx.x] = 0.0f;\n"
+                "  if (i < n) " +
+                    axpy_body +
+                    "\n"
+                    "}",
+                {{"block", "512"}, {"shmem", "block.x * 8"}}, 1.2),
+       improved(kNegate, "__global__ void api::negate(int n, float* x) { }", {{"block", "256"}}),
+       improved(kClampF,
+                "[[stark::optimize]] __global__ void clamp(int n, float* x) {\n"
+                "  extern __shared__ float big[];\n"
+                "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                "  if (i < n) x[i] = fminf(fmaxf(x[i], 0.0f), 1.0f) + 0.0f * big[0];\n"
+                "}",
+                {{"shmem", "65536"}}, 1.1),
+       no_gain});
 }
-
 
 std::vector<std::string> refused_ids(const ApplyReport& r) {
   std::vector<std::string> ids;
@@ -111,9 +114,10 @@ TEST(Apply, PlanAppliesImprovedKernelsRefusesWhatCannotBeWrittenAndGroupsByFile)
 
   const std::string& header = plan.files[0].updated;
   // Annotation put back right before __global__, after the template header.
-  EXPECT_NE(header.find("template <typename T, int kUnroll>\nSTARK_OPTIMIZE(\"budget=8\", \"rtol=1e-5\") __global__ void "
-                        "scale("),
-            std::string::npos)
+  EXPECT_NE(
+      header.find("template <typename T, int kUnroll>\nSTARK_OPTIMIZE(\"budget=8\", \"rtol=1e-5\") __global__ void "
+                  "scale("),
+      std::string::npos)
       << header;
   EXPECT_NE(header.find("// STARK: generated by `stark apply`; measured 3.1x faster than the original (310 us -> "
                         "100 us in the tested workload) on NVIDIA H200 (sm_90).\n"
@@ -124,8 +128,9 @@ TEST(Apply, PlanAppliesImprovedKernelsRefusesWhatCannotBeWrittenAndGroupsByFile)
                         "template <typename T, int kUnroll>"),
             std::string::npos)
       << header;
-  EXPECT_NE(header.find("detail::scale<T, 4><<<(((n + 1023) / 1024) < 4096 ? ((n + 1023) / 1024) : 4096), 1024, 0, s>>>"),
-            std::string::npos)
+  EXPECT_NE(
+      header.find("detail::scale<T, 4><<<(((n + 1023) / 1024) < 4096 ? ((n + 1023) / 1024) : 4096), 1024, 0, s>>>"),
+      std::string::npos)
       << header;
   // The kept annotation is not doubled when the variant carries it.
   const std::string& stats = plan.files[3].updated;
@@ -258,7 +263,7 @@ TEST(Apply, VariantsWriteATreeAndAFragmentAndLeaveTheSourcesAlone) {
   EXPECT_EQ(fs::read_symlink(tree / "include/edge/params.h"), fs::path(m.source_root) / "include/edge/params.h");
   EXPECT_FALSE(fs::is_symlink(tree / "include/edge/scale.cuh"));
   EXPECT_EQ(read(tree / "include/edge/scale.cuh"), report->plan.files[0].updated);
-  EXPECT_TRUE(fs::is_symlink(tree / "src/other.cu"));     // not rewritten
+  EXPECT_TRUE(fs::is_symlink(tree / "src/other.cu"));  // not rewritten
   EXPECT_TRUE(fs::is_symlink(tree / "CMakeLists.txt"));
   EXPECT_EQ(read(dir / "variants/rewritten/src/stats.cu"), report->plan.files[3].updated);
 
@@ -311,9 +316,9 @@ TEST(Apply, CompileCheckBuildsEveryUnitForEveryArchAndRefusesWhatFails) {
   // through the tree's include folder) and a .cu's. Each refuses its own
   // kernel; clamp still applies.
   const std::string not_ptx = "asm volatile(\"stark_not_ptx;\");";
-  auto bad_req = checked(result_dir("check_bad", m, edge_kernels("{ y[i] += a * x[i]; " + not_ptx + " }",
-                                                                 "alpha * x[i]; " + not_ptx)),
-                         ApplyMode::Patch, m);
+  auto bad_req = checked(
+      result_dir("check_bad", m, edge_kernels("{ y[i] += a * x[i]; " + not_ptx + " }", "alpha * x[i]; " + not_ptx)),
+      ApplyMode::Patch, m);
   bad_req.only = {kScale, kAxpy, kClampF};
   auto bad = apply_result(bad_req);
   ASSERT_TRUE(bad) << bad.error().message;
@@ -340,8 +345,8 @@ TEST(Apply, AFixedLaunchRefusesTheOverrideBeforeAnythingIsWritten) {
   req.only = {kNegate};
   auto r = apply_result(req);
   ASSERT_FALSE(r);
-  EXPECT_EQ(r.error().message.rfind(std::string(kNegate) + ": the result's variant is refused, nothing was applied: ", 0),
-            0u)
+  EXPECT_EQ(
+      r.error().message.rfind(std::string(kNegate) + ": the result's variant is refused, nothing was applied: ", 0), 0u)
       << r.error().message;
   EXPECT_NE(r.error().message.find("this kernel's launch cannot be rewritten (its launch at src/apis.cu:34 takes its "
                                    "shape from a launch config struct)"),
@@ -374,9 +379,9 @@ TEST(Apply, RefusesAResultWhoseVariantIsMoreThanTheKernelAndItsHelpers) {
       if (i > 0) req.only = {kClampF};  // the first shows valid kernels do not save the apply; the rest save time
       auto r = apply_result(req);
       ASSERT_FALSE(r) << hostile[i].first;
-      EXPECT_EQ(r.error().message.rfind(std::string(kClampF) + ": the result's variant is refused, nothing was applied: ",
-                                        0),
-                0u)
+      EXPECT_EQ(
+          r.error().message.rfind(std::string(kClampF) + ": the result's variant is refused, nothing was applied: ", 0),
+          0u)
           << r.error().message;
       EXPECT_NE(r.error().message.find(hostile[i].second), std::string::npos) << r.error().message;
       EXPECT_EQ(r.error().message.find('\n'), std::string::npos) << r.error().message;

@@ -72,9 +72,8 @@ Expected<CheckCommand> check_command(const CompileCommand& unit, const std::stri
   CheckCommand command;
   auto args = expanded_arguments(unit, dir, toolchain.options_root, command.dropped);
   if (!args) return args.error();
-  size_t sources = std::erase_if(*args, [&](const std::string& a) {
-    return !a.empty() && a[0] != '-' && absolute_normal(dir / a) == file;
-  });
+  size_t sources = std::erase_if(
+      *args, [&](const std::string& a) { return !a.empty() && a[0] != '-' && absolute_normal(dir / a) == file; });
   if (sources == 0) return Error{fmt::format("the build's command for {} does not name that file", file.string())};
   // -dc is "relocatable, and compile": the check compiles (-c) itself, and a
   // unit that uses other units' device code must stay relocatable to compile.
@@ -85,7 +84,8 @@ Expected<CheckCommand> check_command(const CompileCommand& unit, const std::stri
   command.argv = {toolchain.nvcc.string()};
   if (!toolchain.host_compiler.empty()) command.argv.push_back("-ccbin=" + toolchain.host_compiler);
   command.argv.insert(command.argv.end(), flags.kept.begin(), flags.kept.end());
-  for (const auto& d : {"-arch=sm_" + sm, std::string("-c"), std::string("-o"), output.string(), map_path(file.string())})
+  for (const auto& d :
+       {"-arch=sm_" + sm, std::string("-c"), std::string("-o"), output.string(), map_path(file.string())})
     command.argv.push_back(d);
   command.dropped.insert(command.dropped.end(), flags.dropped.begin(), flags.dropped.end());
   return command;

@@ -19,9 +19,9 @@ namespace stark::rewriter {
 inline constexpr int kFragmentVersion = 1;
 
 struct FragmentFile {
-  std::string path;            // relative to the source root
+  std::string path;  // relative to the source root
   std::string original_sha256;
-  std::string original_hash;   // the manifest's "xxh64:..."
+  std::string original_hash;        // the manifest's "xxh64:..."
   std::filesystem::path rewritten;  // the rewritten copy
   int group = 0;
 };
@@ -34,7 +34,7 @@ struct Fragment {
   std::vector<FragmentFile> files;
   std::vector<std::vector<std::string>> groups;     // kernel ids per group
   std::vector<std::filesystem::path> include_dirs;  // of the kernels' compile commands, inside the source root
-  std::vector<std::string> targets;                  // CMake targets of the kernels
+  std::vector<std::string> targets;                 // CMake targets of the kernels
 };
 
 /// The fragment's text. Errors for paths CMake cannot hold in a list (';').

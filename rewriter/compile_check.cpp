@@ -46,7 +46,8 @@ std::optional<std::string> compile_unit(const CheckUnit& unit, const std::string
   if (!run) return run.error().message;
   if (run->status.success()) return std::nullopt;
   if (run->status.timed_out())
-    return fmt::format("{} did not finish within {:g} s and was stopped", fs::path(command->argv[0]).filename().string(),
+    return fmt::format("{} did not finish within {:g} s and was stopped",
+                       fs::path(command->argv[0]).filename().string(),
                        std::chrono::duration<double>(setup.timeout).count());
   std::string log = fmt::format("$ {}\n{}", join(command->argv, " "), run->output);
   if (run->status.kind != ExitStatus::Kind::Exited) log += fmt::format("({})\n", run->status.describe());
@@ -75,7 +76,8 @@ std::vector<CheckUnit> check_units(const ApplyPlan& plan, const Manifest& manife
     const Kernel* k = manifest.find_kernel(applied.id);
     if (!k) continue;
     // The manifest's command only names the unit; nothing else of it is used.
-    bool own = (k->compile && add(unit_file(*k->compile), applied.id)) || add(absolute_normal(root / k->file), applied.id);
+    bool own =
+        (k->compile && add(unit_file(*k->compile), applied.id)) || add(absolute_normal(root / k->file), applied.id);
     if (!own) unchecked.push_back(applied.id);
     for (const auto& site : k->launches) {
       fs::path file = absolute_normal(root / site.file);
@@ -128,8 +130,9 @@ std::vector<CheckFailure> compile_check(const std::vector<CheckUnit>& units, con
   int n = std::clamp(setup.jobs, 1, std::max<int>(1, static_cast<int>(jobs.size())));
   for (int t = 0; t < n; ++t) threads.emplace_back(work);
   for (auto& t : threads) t.join();
-  std::sort(failures.begin(), failures.end(),
-            [](const CheckFailure& a, const CheckFailure& b) { return std::tie(a.file, a.sm) < std::tie(b.file, b.sm); });
+  std::sort(failures.begin(), failures.end(), [](const CheckFailure& a, const CheckFailure& b) {
+    return std::tie(a.file, a.sm) < std::tie(b.file, b.sm);
+  });
   return failures;
 }
 

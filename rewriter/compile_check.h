@@ -57,7 +57,7 @@ using CommandBuilder = std::function<Expected<CheckCommand>(
 struct CheckFailure {
   std::string file;  // the unit, relative to the source root when inside it
   std::string sm;
-  std::string log;   // the compiler's output (or why it could not run)
+  std::string log;  // the compiler's output (or why it could not run)
   std::vector<std::string> kernels;
 };
 

@@ -21,14 +21,11 @@ struct Piece {
   Level level = kPrimary;
 };
 
-std::string parens(const Piece& p, Level at_least) {
-  return p.level >= at_least ? p.text : "(" + p.text + ")";
-}
+std::string parens(const Piece& p, Level at_least) { return p.level >= at_least ? p.text : "(" + p.text + ")"; }
 
 // Operands of the conditional operator and of '<': parenthesised unless
 // primary, which is what a reader of the patch expects to see.
 std::string operand(const Piece& p) { return parens(p, kPrimary); }
-
 
 Expected<Piece> render(const Node& n, const NameToCpp& name_to_cpp) {
   switch (n.kind) {
@@ -66,7 +63,8 @@ Expected<Piece> render(const Node& n, const NameToCpp& name_to_cpp) {
       const Node& divisor = *n.kids[1];
       if (divisor.kind == Kind::Literal && divisor.value == 1) return *a;
       if (divisor.kind == Kind::Literal && divisor.value > 1)
-        return Piece{fmt::format("(({} + {}) / {})", parens(*a, kAdditive), divisor.value - 1, divisor.value), kPrimary};
+        return Piece{fmt::format("(({} + {}) / {})", parens(*a, kAdditive), divisor.value - 1, divisor.value),
+                     kPrimary};
       return Piece{fmt::format("(({} + {} - 1) / {})", parens(*a, kAdditive), operand(*b), operand(*b)), kPrimary};
     }
   }

@@ -109,7 +109,8 @@ Expected<InplaceOutcome> write_in_place(const ApplyPlan& plan, const fs::path& b
     auto now = read_file(*target);
     if (!now) return now.error();
     if (content_hash(*now) != change.hash || *now != change.original)
-      return Error{fmt::format("{} changed since the scan; nothing was written (run stark optimize again)", change.path)};
+      return Error{
+          fmt::format("{} changed since the scan; nothing was written (run stark optimize again)", change.path)};
     pending.push_back({&change, *target, {}, {}, false});
   }
   // 2. Back up the originals, inside the backup folder and never over a source.
@@ -117,11 +118,13 @@ Expected<InplaceOutcome> write_in_place(const ApplyPlan& plan, const fs::path& b
   for (const auto& p : pending) targets.insert(p.target);
   for (auto& p : pending) {
     auto backup = confine_path(backup_dir, p.change->path);
-    if (!backup) return Error{fmt::format("cannot back up {}: {}; nothing was written", p.change->path, backup.error().message)};
+    if (!backup)
+      return Error{fmt::format("cannot back up {}: {}; nothing was written", p.change->path, backup.error().message)};
     if (targets.count(*backup))
-      return Error{fmt::format("the backup of {} would overwrite a source ({}); choose another backup folder; nothing "
-                               "was written",
-                               p.change->path, backup->string())};
+      return Error{
+          fmt::format("the backup of {} would overwrite a source ({}); choose another backup folder; nothing "
+                      "was written",
+                      p.change->path, backup->string())};
     p.backup = *backup;
   }
   for (const auto& p : pending)
@@ -162,7 +165,8 @@ Expected<InplaceOutcome> write_in_place(const ApplyPlan& plan, const fs::path& b
       if (!unrestored.empty())
         return Error{fmt::format("cannot replace {}: {}; restore {} from {}", p.target.string(), why,
                                  fmt::join(unrestored, ", "), backup_dir.string())};
-      return Error{fmt::format("cannot replace {}: {}; the files already replaced were restored", p.target.string(), why)};
+      return Error{
+          fmt::format("cannot replace {}: {}; the files already replaced were restored", p.target.string(), why)};
     }
     p.replaced = true;
     outcome.written.push_back(p.change->path);
@@ -189,9 +193,10 @@ Expected<Recovery> recover_in_place(const fs::path& source_root) {
     if (!now) return now.error();
     std::string hash = content_hash(*now);
     if (hash != e.original_hash && hash != e.updated_hash)
-      return Error{fmt::format("{} holds neither its original nor its new content (edited since the apply?); "
-                               "nothing was changed: restore it by hand from {}, then remove {}",
-                               e.path, e.backup, (source_root / kJournalName).string())};
+      return Error{
+          fmt::format("{} holds neither its original nor its new content (edited since the apply?); "
+                      "nothing was changed: restore it by hand from {}, then remove {}",
+                      e.path, e.backup, (source_root / kJournalName).string())};
     State s{&e, *target, *temp, hash};
     if (auto t = read_file(*temp)) s.temp_is_new = content_hash(*t) == e.updated_hash;
     files.push_back(std::move(s));

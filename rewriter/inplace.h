@@ -15,8 +15,8 @@
 namespace stark::rewriter {
 
 struct InplaceOutcome {
-  std::vector<std::string> written;    // relative paths replaced
-  std::filesystem::path backup_dir;    // originals, at backup_dir/<relative path>
+  std::vector<std::string> written;  // relative paths replaced
+  std::filesystem::path backup_dir;  // originals, at backup_dir/<relative path>
 };
 
 /// Replaces every file of the plan. Nothing is written when any file lies

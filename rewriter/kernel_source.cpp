@@ -41,7 +41,8 @@ Expected<std::string> with_annotation(std::string_view original, std::string_vie
   auto annotation = find_annotation(original);
   if (!annotation || find_annotation(variant_source)) return std::string(variant_source);
   auto at = annotation_insert_point(variant_source);
-  if (!at) return Error{"the variant's source has no __global__ declaration to carry the [[stark::optimize]] annotation"};
+  if (!at)
+    return Error{"the variant's source has no __global__ declaration to carry the [[stark::optimize]] annotation"};
   std::string out(variant_source.substr(0, *at));
   out += original.substr(annotation->begin, annotation->end - annotation->begin);
   out += ' ';
@@ -52,9 +53,11 @@ Expected<std::string> with_annotation(std::string_view original, std::string_vie
 std::string provenance_comment(const Result& result, const KernelResult& kr, const Kernel& kernel,
                                std::string_view indent) {
   std::vector<std::string> lines;
-  std::string speed = kr.speedup ? fmt::format("{:.3g}x faster than the original", *kr.speedup) : "faster than the original";
+  std::string speed =
+      kr.speedup ? fmt::format("{:.3g}x faster than the original", *kr.speedup) : "faster than the original";
   std::string times;
-  if (kr.baseline_us && kr.best_us) times = fmt::format(" ({:.3g} us -> {:.3g} us in the tested workload)", *kr.baseline_us, *kr.best_us);
+  if (kr.baseline_us && kr.best_us)
+    times = fmt::format(" ({:.3g} us -> {:.3g} us in the tested workload)", *kr.baseline_us, *kr.best_us);
   std::string gpu;
   if (result.gpu && !result.gpu->name.empty())
     gpu = fmt::format(" on {}{}", result.gpu->name, result.gpu->sm.empty() ? "" : " (sm_" + result.gpu->sm + ")");
@@ -65,10 +68,12 @@ std::string provenance_comment(const Result& result, const KernelResult& kr, con
   // elsewhere is a local path of whoever ran STARK, which a patch must not carry.
   std::string build = "BUILD";
   if (!result.build_dir.empty())
-    if (std::string shown = display_path(result.build_dir, result.source_root); !std::filesystem::path(shown).is_absolute())
+    if (std::string shown = display_path(result.build_dir, result.source_root);
+        !std::filesystem::path(shown).is_absolute())
       build = shown;
   std::string reproduce = fmt::format("stark optimize -p {}", shell_quote(build));
-  if (kernel.compile && !kernel.compile->target.empty()) reproduce += " --target " + shell_quote(kernel.compile->target);
+  if (kernel.compile && !kernel.compile->target.empty())
+    reproduce += " --target " + shell_quote(kernel.compile->target);
   reproduce += " --kernel " + shell_quote(kernel.id);
   if (!result.backend.name.empty()) reproduce += " --backend " + shell_quote(result.backend.name);
   if (!result.backend.model.empty()) reproduce += " --model " + shell_quote(result.backend.model);
@@ -82,17 +87,19 @@ std::string provenance_comment(const Result& result, const KernelResult& kr, con
 
 Expected<std::vector<TextEdit>> kernel_edits(const Result& result, const KernelResult& kr, const Kernel& kernel,
                                              std::string_view content) {
-  if (!kr.best) return Error{fmt::format("kernel {} is marked improved but its result has no \"best\" variant", kernel.id)};
+  if (!kr.best)
+    return Error{fmt::format("kernel {} is marked improved but its result has no \"best\" variant", kernel.id)};
   if (auto ok = check_range(fmt::format("range of kernel {} in {}", kernel.id, kernel.file), kernel.range.begin,
                             kernel.range.end, content.size());
       !ok)
     return ok.error();
   // The body lies inside the range; its last byte is checked below.
-  if (kernel.body.begin < kernel.range.begin || kernel.body.end <= kernel.body.begin || kernel.body.end > kernel.range.end)
+  if (kernel.body.begin < kernel.range.begin || kernel.body.end <= kernel.body.begin ||
+      kernel.body.end > kernel.range.end)
     return Error{fmt::format("the manifest's body of kernel {} [{}, {}) is not inside its range [{}, {}); scan again",
                              kernel.id, kernel.body.begin, kernel.body.end, kernel.range.begin, kernel.range.end)};
-  std::string_view original =
-      content.substr(static_cast<size_t>(kernel.range.begin), static_cast<size_t>(kernel.range.end - kernel.range.begin));
+  std::string_view original = content.substr(static_cast<size_t>(kernel.range.begin),
+                                             static_cast<size_t>(kernel.range.end - kernel.range.begin));
   if (content[static_cast<size_t>(kernel.body.end - 1)] != '}')
     return Error{fmt::format("the range of kernel {} in {} does not end with the kernel's closing brace; scan again",
                              kernel.id, kernel.file)};

@@ -18,9 +18,9 @@ bool integral_type(std::string type) {
   for (const char* q : {"const ", "volatile "})
     while (starts_with(type, q)) type = type.substr(std::string_view(q).size());
   static const std::set<std::string> kIntegral = {
-      "int", "unsigned int", "unsigned", "long", "unsigned long", "long long", "unsigned long long", "short",
-      "unsigned short", "char", "signed char", "unsigned char", "bool", "size_t", "std::size_t", "int64_t",
-      "uint64_t", "int32_t", "uint32_t", "ptrdiff_t", "std::ptrdiff_t"};
+      "int",         "unsigned int",   "unsigned", "long",        "unsigned long", "long long", "unsigned long long",
+      "short",       "unsigned short", "char",     "signed char", "unsigned char", "bool",      "size_t",
+      "std::size_t", "int64_t",        "uint64_t", "int32_t",     "uint32_t",      "ptrdiff_t", "std::ptrdiff_t"};
   return kIntegral.count(std::string(trim(type))) > 0;
 }
 
@@ -111,9 +111,12 @@ class SiteNames {
       std::string field(dot == std::string_view::npos ? "" : name.substr(dot + 1));
       if (field != "x" && field != "y" && field != "z")
         return Error{fmt::format("'{}' is not allowed (use {}.x, {}.y or {}.z)", name, head, head, head)};
-      if (!original) return Error{fmt::format("'{}' reads the original {}, which this launch does not spell out", name, head)};
-      if (!(head == "grid" ? site_.grid_range : site_.block_range))  // text checked against the file only with its place
-        return Error{fmt::format("'{}' reads the original {}, whose place in the file the scan did not record", name, head)};
+      if (!original)
+        return Error{fmt::format("'{}' reads the original {}, which this launch does not spell out", name, head)};
+      if (!(head == "grid" ? site_.grid_range
+                           : site_.block_range))  // text checked against the file only with its place
+        return Error{
+            fmt::format("'{}' reads the original {}, whose place in the file the scan did not record", name, head)};
       if (has_side_effects(*original))
         return Error{fmt::format("'{}' reads the original {} '{}', which has side effects", name, head, *original)};
       // Read as a person would: an integer (a literal, or what the scan
@@ -153,10 +156,11 @@ class SiteNames {
     const Param& p = kernel_.params[index];
     const std::string arg(trim(site_.args[index]));
     if (has_side_effects(arg))
-      return Error{fmt::format("the override reads '{}', whose argument '{}' has side effects (it would run twice)", head, arg)};
+      return Error{
+          fmt::format("the override reads '{}', whose argument '{}' has side effects (it would run twice)", head, arg)};
     if (!arg_in_file(content_, site_, index))
-      return Error{fmt::format("the override reads '{}', but the manifest's argument text is not the call's; scan again",
-                               head)};
+      return Error{
+          fmt::format("the override reads '{}', but the manifest's argument text is not the call's; scan again", head)};
     if (dot == std::string_view::npos) {
       if (p.kind != ParamKind::Scalar || !scalar_is_integral(index))
         return Error{fmt::format("the override reads '{}', which is not an integer parameter ({})", name, p.type)};
@@ -199,8 +203,9 @@ Expected<std::string> render_dims(const std::vector<std::string>& dims, const Si
 Expected<void> check_site_ranges(const Launch& site, size_t size) {
   const ByteRange& config = site.config_range;
   if (auto ok = check_range("config_range", config.begin, config.end, size); !ok) return ok;
-  for (auto [field, range] : {std::pair{"grid_range", &site.grid_range}, std::pair{"block_range", &site.block_range},
-                              std::pair{"shmem_range", &site.shmem_range}, std::pair{"stream_range", &site.stream_range}}) {
+  for (auto [field, range] :
+       {std::pair{"grid_range", &site.grid_range}, std::pair{"block_range", &site.block_range},
+        std::pair{"shmem_range", &site.shmem_range}, std::pair{"stream_range", &site.stream_range}}) {
     if (!*range) continue;
     if (auto ok = check_range(field, (*range)->begin, (*range)->end, size); !ok) return ok;
     if ((*range)->begin < config.begin || (*range)->end > config.end)
@@ -213,7 +218,8 @@ Expected<void> check_site_ranges(const Launch& site, size_t size) {
 bool matches(std::string_view content, const std::optional<ByteRange>& range, const std::optional<std::string>& text) {
   if (!range) return true;
   if (range->begin < 0 || range->end < range->begin || range->end > static_cast<int64_t>(content.size())) return false;
-  return text && content.substr(static_cast<size_t>(range->begin), static_cast<size_t>(range->end - range->begin)) == *text;
+  return text &&
+         content.substr(static_cast<size_t>(range->begin), static_cast<size_t>(range->end - range->begin)) == *text;
 }
 
 }  // namespace
@@ -223,16 +229,17 @@ std::string describe_site(const Launch& site) {
   return fmt::format("{}:{} (in {})", site.file, site.line, site.caller);
 }
 
-Expected<std::vector<TextEdit>> launch_site_edits(const Kernel& kernel, const Launch& site, const LaunchOverride& launch,
-                                                  std::string_view content) {
+Expected<std::vector<TextEdit>> launch_site_edits(const Kernel& kernel, const Launch& site,
+                                                  const LaunchOverride& launch, std::string_view content) {
   std::vector<TextEdit> edits;
   if (launch.empty()) return edits;
   auto refuse = [&](const std::string& why) {
     return Error{fmt::format("cannot rewrite the launch at {}: {}", describe_site(site), why)};
   };
   if (site.kind == LaunchKind::Api && !site.grid_range && !site.block_range)
-    return refuse("its launch shape is not written as arguments of the call (cudaLaunchKernelEx takes it from a "
-                  "config struct); write the grid and block there by hand or launch with <<<>>>");
+    return refuse(
+        "its launch shape is not written as arguments of the call (cudaLaunchKernelEx takes it from a "
+        "config struct); write the grid and block there by hand or launch with <<<>>>");
   if (site.config_range.end <= site.config_range.begin)
     return refuse("it is written inside a macro, so its configuration has no place in the file to edit");
   if (auto ok = check_site_ranges(site, content.size()); !ok) return refuse(ok.error().message);
@@ -275,15 +282,17 @@ Expected<std::vector<TextEdit>> launch_site_edits(const Kernel& kernel, const La
           callee = head->first_argument;
       }
       if (!callee)
-        return refuse(fmt::format("its shared memory ({}) may exceed 48 KB, and the kernel expression of the launch "
-                                  "could not be found to insert cudaFuncSetAttribute",
-                                  *launch.shmem));
+        return refuse(
+            fmt::format("its shared memory ({}) may exceed 48 KB, and the kernel expression of the launch "
+                        "could not be found to insert cudaFuncSetAttribute",
+                        *launch.shmem));
       std::string kernel_expr(content.substr(callee->begin, callee->end - callee->begin));
       if (site.kind == LaunchKind::Chevron && !kernel.id.empty() && kernel.id.back() == ')') {
         // Overloaded: name the one launched (a template's arguments already do).
         if (kernel.is_template)
-          return refuse("its shared memory may exceed 48 KB, and cudaFuncSetAttribute cannot name one overload of a "
-                        "kernel template");
+          return refuse(
+              "its shared memory may exceed 48 KB, and cudaFuncSetAttribute cannot name one overload of a "
+              "kernel template");
         std::vector<std::string> types;
         for (const auto& p : kernel.params) {
           if (!type_text(p.type))
@@ -293,8 +302,9 @@ Expected<std::vector<TextEdit>> launch_site_edits(const Kernel& kernel, const La
         kernel_expr = fmt::format("static_cast<void (*)({})>({})", join(types, ", "), kernel_expr);
       }
       std::string operand = is_primary_text(bytes) ? bytes : "(" + bytes + ")";
-      bytes = fmt::format("(cudaFuncSetAttribute({}, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>({})), {})",
-                          kernel_expr, bytes, operand);
+      bytes = fmt::format(
+          "(cudaFuncSetAttribute({}, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>({})), {})",
+          kernel_expr, bytes, operand);
     }
     if (site.shmem_range) {
       replace(site.shmem_range, bytes);
@@ -304,7 +314,8 @@ Expected<std::vector<TextEdit>> launch_site_edits(const Kernel& kernel, const La
       // cudaLaunchKernel(kernel, grid, block, args): append ", shmem" after args.
       auto comma = next_separator(content, static_cast<size_t>(site.block_range->end));
       auto close = comma && content[*comma] == ',' ? next_separator(content, *comma + 1) : std::nullopt;
-      if (!close || content[*close] != ')') return refuse("no place for a shared-memory argument was found in the call");
+      if (!close || content[*close] != ')')
+        return refuse("no place for a shared-memory argument was found in the call");
       edits.push_back({static_cast<int64_t>(*close), static_cast<int64_t>(*close), ", " + bytes, where});
     } else {
       return refuse("no place for a shared-memory argument was found in the launch");

@@ -23,8 +23,8 @@ inline constexpr int64_t kDefaultSharedMemoryLimit = 48 * 1024;
 /// the override cannot be written there: the launch is inside a macro or
 /// uses a config struct (no ranges), its arguments are unknown, an argument
 /// the override reads has side effects, a name is not allowed...
-Expected<std::vector<TextEdit>> launch_site_edits(const Kernel& kernel, const Launch& site, const LaunchOverride& launch,
-                                                  std::string_view content);
+Expected<std::vector<TextEdit>> launch_site_edits(const Kernel& kernel, const Launch& site,
+                                                  const LaunchOverride& launch, std::string_view content);
 
 /// "src/ops.cu:40 (in ns::launch_saxpy)" for messages.
 std::string describe_site(const Launch& site);

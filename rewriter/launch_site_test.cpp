@@ -36,8 +36,8 @@ std::string edited_line(const Manifest& m, const Kernel& k, const Launch& site, 
 TEST(LaunchSite, TemplateKernelInAHeaderAndItsOtherSite) {
   Manifest m = edge_manifest();
   const Kernel& k = kernel(m, "include/edge/scale.cuh:edge::detail::scale");
-  ASSERT_EQ(k.launches.size(), 3u);  // the header site once per instantiation, and scale.cu's
-  EXPECT_EQ(k.launches[0].grid_type, DimType::Integer);  // (n + 255) / 256
+  ASSERT_EQ(k.launches.size(), 3u);                       // the header site once per instantiation, and scale.cu's
+  EXPECT_EQ(k.launches[0].grid_type, DimType::Integer);   // (n + 255) / 256
   EXPECT_EQ(k.launches[2].grid_type, DimType::Dim3Args);  // dim3((n + 511) / 512)
   LaunchOverride o{{"ceil_div(n, 1024)"}, {"1024"}, std::nullopt};
   EXPECT_EQ(edited_line(m, k, k.launches[0], o),
@@ -94,7 +94,8 @@ TEST(LaunchSite, LaunchShapeVariablesAreReadAsTheyAreAndDroppedWhenNothingReadsT
             "}\n");
   // An integer grid is its own x.
   LaunchOverride same{{"ceil_div(grid.x * block.x, 512)"}, {"128"}, std::nullopt};
-  EXPECT_EQ(edited_line(m, k, k.launches[0], same), "  clamp<<<((((n + 255) / 256) * 256 + 511) / 512), 128>>>(n, xd);");
+  EXPECT_EQ(edited_line(m, k, k.launches[0], same),
+            "  clamp<<<((((n + 255) / 256) * 256 + 511) / 512), 128>>>(n, xd);");
   // Reading the original shape keeps the variables, read by their fields.
   EXPECT_EQ(edited_function(m, k, site, same, "void clamp_rows"),
             "void clamp_rows(int rows, int cols, double* xd) {\n"
@@ -120,7 +121,8 @@ TEST(LaunchSite, AForgedVariableRangeDeletesNothing) {
   // The declaration range moved onto other code (the kernel's guard), a use
   // range onto another name, a range past the end: each deletes nothing.
   Launch forged = site;
-  forged.grid_var->decl = {static_cast<int64_t>(content.find("if (i < n)")), static_cast<int64_t>(content.find("if (i < n)") + 30)};
+  forged.grid_var->decl = {static_cast<int64_t>(content.find("if (i < n)")),
+                           static_cast<int64_t>(content.find("if (i < n)") + 30)};
   forged.block_var.reset();
   EXPECT_TRUE(unused_variable_deletions({&forged}, own, content, *edits).empty());
   forged = site;
@@ -138,8 +140,7 @@ TEST(LaunchSite, StructFieldsAndEverySite) {
   const Kernel& k = kernel(m, "src/stats.cu:edge::row_mean");
   ASSERT_EQ(k.launches.size(), 2u);
   LaunchOverride o{{"ceil_div(s.rows, 64)"}, {"64"}, std::nullopt};
-  EXPECT_EQ(edited_line(m, k, k.launches[0], o),
-            "  row_mean<<<((s.rows + 63) / 64), 64, 0, stream>>>(s, in, out);");
+  EXPECT_EQ(edited_line(m, k, k.launches[0], o), "  row_mean<<<((s.rows + 63) / 64), 64, 0, stream>>>(s, in, out);");
   EXPECT_EQ(edited_line(m, k, k.launches[1], o), "  row_mean<<<((s.rows + 63) / 64), 64>>>(s, in, out);");
 }
 
@@ -147,16 +148,18 @@ TEST(LaunchSite, SharedMemoryAbove48KbOptsInBeforeTheLaunch) {
   Manifest m = edge_manifest();
   const Kernel& clamp = kernel(m, "src/stats.cu:edge::clamp(int, float *)");
   // A constant within 48 KB: just the argument, added after the block.
-  EXPECT_EQ(edited_line(m, clamp, clamp.launches[0], {{}, {}, "4096"}), "  clamp<<<(n + 255) / 256, 256, 4096>>>(n, xf);");
+  EXPECT_EQ(edited_line(m, clamp, clamp.launches[0], {{}, {}, "4096"}),
+            "  clamp<<<(n + 255) / 256, 256, 4096>>>(n, xf);");
   // Above it: cudaFuncSetAttribute on the overload this site launches.
   EXPECT_EQ(edited_line(m, clamp, clamp.launches[0], {{}, {}, "65536"}),
             "  clamp<<<(n + 255) / 256, 256, (cudaFuncSetAttribute(static_cast<void (*)(int, float *)>(clamp), "
             "cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(65536)), 65536)>>>(n, xf);");
   // Runtime API: the call's own kernel argument, the size depends on n.
   const Kernel& axpy = kernel(m, "src/apis.cu:axpy_c");
-  EXPECT_EQ(edited_line(m, axpy, axpy.launches[0], {{"ceil_div(n, 512)"}, {"512"}, "n * 4"}),
-            "  return cudaLaunchKernel((const void*)axpy_c, ((n + 511) / 512), 512, args, (cudaFuncSetAttribute("
-            "(const void*)axpy_c, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(n * 4)), (n * 4)), s);");
+  EXPECT_EQ(
+      edited_line(m, axpy, axpy.launches[0], {{"ceil_div(n, 512)"}, {"512"}, "n * 4"}),
+      "  return cudaLaunchKernel((const void*)axpy_c, ((n + 511) / 512), 512, args, (cudaFuncSetAttribute("
+      "(const void*)axpy_c, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(n * 4)), (n * 4)), s);");
   // cudaLaunchKernel without a shared-memory argument: one is appended.
   const Kernel& negate = kernel(m, "src/apis.cu:api::negate");
   EXPECT_EQ(edited_line(m, negate, negate.launches[0], {{}, {}, "1024"}),
@@ -182,8 +185,8 @@ TEST(LaunchSite, RefusalsNameTheSiteAndTheReason) {
 
   const Kernel& clamp = kernel(m, "src/stats.cu:edge::clamp(int, float *)");
   Launch site = clamp.launches[0];
-  EXPECT_NE(refusal(clamp, site, {{"ceil_div(m, 2)"}, {}, std::nullopt}, m).message.find(
-                "'m' is not a parameter of the kernel"),
+  EXPECT_NE(refusal(clamp, site, {{"ceil_div(m, 2)"}, {}, std::nullopt}, m)
+                .message.find("'m' is not a parameter of the kernel"),
             std::string::npos);
   EXPECT_NE(refusal(clamp, site, {{"x"}, {}, std::nullopt}, m).message.find("not an integer parameter (float *)"),
             std::string::npos);
@@ -192,8 +195,8 @@ TEST(LaunchSite, RefusalsNameTheSiteAndTheReason) {
   EXPECT_NE(refusal(clamp, macro, {{"n"}, {}, std::nullopt}, m).message.find("inside a macro"), std::string::npos);
   Launch unseen = site;
   unseen.args.clear();
-  EXPECT_NE(refusal(clamp, unseen, {{"ceil_div(n, 64)"}, {}, std::nullopt}, m).message.find(
-                "could not see this launch's arguments"),
+  EXPECT_NE(refusal(clamp, unseen, {{"ceil_div(n, 64)"}, {}, std::nullopt}, m)
+                .message.find("could not see this launch's arguments"),
             std::string::npos);
   // Without names the arguments are not needed.
   std::string content = read(fs::path(m.source_root) / site.file);

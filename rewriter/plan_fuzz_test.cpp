@@ -16,9 +16,10 @@ namespace {
 
 using stark::testing::FuzzInput;
 
-const std::vector<std::string> kExprTokens = {"n", "s.rows", "grid.x", "block.y", "shmem", "x", "0", "1", "-1",
-                                              "9223372036854775807", "+", "-", "*", "/", "%", "(", ")", "min(",
-                                              "ceil_div(", ",", " ", "a", "s.eps", "y"};
+const std::vector<std::string> kExprTokens = {
+    "n", "s.rows", "grid.x", "block.y", "shmem", "x", "0", "1",    "-1",        "9223372036854775807",
+    "+", "-",      "*",      "/",       "%",     "(", ")", "min(", "ceil_div(", ",",
+    " ", "a",      "s.eps",  "y"};
 
 /// An offset near a file's edges or anywhere at all.
 int64_t offset(FuzzInput& in, int64_t size) {
@@ -36,9 +37,16 @@ void mutate_range(FuzzInput& in, ByteRange& r, int64_t size) {
 }
 
 std::string path(FuzzInput& in, const std::string& now) {
-  static const std::vector<std::string> kPaths = {"", ".", "..", "/etc/passwd", "../edge/src/stats.cu",
-                                                  "src/../../x.cu", "src/stats.cu", "include/edge/scale.cuh",
-                                                  "src/apis.cu/", std::string("src/a\0b", 7)};
+  static const std::vector<std::string> kPaths = {"",
+                                                  ".",
+                                                  "..",
+                                                  "/etc/passwd",
+                                                  "../edge/src/stats.cu",
+                                                  "src/../../x.cu",
+                                                  "src/stats.cu",
+                                                  "include/edge/scale.cuh",
+                                                  "src/apis.cu/",
+                                                  std::string("src/a\0b", 7)};
   return in.percent(70) ? kPaths[in.below(kPaths.size())] : in.mutate_text(now);
 }
 
@@ -47,7 +55,8 @@ void mutate_launch(FuzzInput& in, Launch& l, int64_t size) {
     case 0: mutate_range(in, l.config_range, size); break;
     case 1:
       for (auto* r : {&l.grid_range, &l.block_range, &l.shmem_range, &l.stream_range})
-        if (in.percent(40)) *r = in.percent(20) ? std::nullopt : std::optional<ByteRange>(ByteRange{offset(in, size), offset(in, size)});
+        if (in.percent(40))
+          *r = in.percent(20) ? std::nullopt : std::optional<ByteRange>(ByteRange{offset(in, size), offset(in, size)});
       break;
     case 2: l.file = path(in, l.file); break;
     case 3: l.args.resize(in.below(6), in.tokens({"n", "i++", "x = 2", "s", "(", ")"}, 3)); break;
@@ -73,7 +82,8 @@ void mutate_kernel(FuzzInput& in, Kernel& k, int64_t size) {
 nlohmann::json variant(FuzzInput& in, const Kernel& k) {
   nlohmann::json launch = nlohmann::json::object();
   auto expr = [&] { return in.tokens(kExprTokens, 8); };
-  if (in.percent(60)) launch["grid"] = in.percent(70) ? nlohmann::json(expr()) : nlohmann::json({expr(), expr(), expr()});
+  if (in.percent(60))
+    launch["grid"] = in.percent(70) ? nlohmann::json(expr()) : nlohmann::json({expr(), expr(), expr()});
   if (in.percent(50)) launch["block"] = expr();
   if (in.percent(40)) launch["shmem"] = expr();
   std::string source = "__global__ void " + k.name + "(int n) {}";
@@ -98,8 +108,10 @@ TEST(PlanFuzz, AnyManifestAndResultGiveAPlanOrRefusalsNeverACrash) {
     nlohmann::json kernels = nlohmann::json::array();
     for (const auto& k : clean.kernels)
       if (in.percent(60)) kernels.push_back(variant(in, k));
-    Result result = nlohmann::json({{"schema", "stark.result/1"}, {"source_root", m.source_root},
-                                    {"manifest", "m.json"}, {"kernels", kernels}})
+    Result result = nlohmann::json({{"schema", "stark.result/1"},
+                                    {"source_root", m.source_root},
+                                    {"manifest", "m.json"},
+                                    {"kernels", kernels}})
                         .get<Result>();
     auto plan = plan_apply(result, m);
     ASSERT_TRUE(plan) << "seed " << seed << ": " << plan.error().message;

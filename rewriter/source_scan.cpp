@@ -64,8 +64,9 @@ std::string code_mask(std::string_view text) {
           state = kBlock;
           m[i] = m[i + 1] = ' ';
           ++i;
-        } else if (c == '"' && i > 0 && text[i - 1] == 'R' && (i < 2 || !is_identifier_char(text[i - 2]) || text[i - 2] == 'u' ||
-                                                                text[i - 2] == 'U' || text[i - 2] == 'L' || text[i - 2] == '8')) {
+        } else if (c == '"' && i > 0 && text[i - 1] == 'R' &&
+                   (i < 2 || !is_identifier_char(text[i - 2]) || text[i - 2] == 'u' || text[i - 2] == 'U' ||
+                    text[i - 2] == 'L' || text[i - 2] == '8')) {
           size_t open = text.find('(', i);
           if (open == std::string_view::npos) break;
           raw_end = ")" + std::string(text.substr(i + 1, open - i - 1)) + "\"";
@@ -74,8 +75,8 @@ std::string code_mask(std::string_view text) {
           state = kRaw;
         } else if (c == '"') {
           state = kString;
-        } else if (c == '\'' && !(i > 0 && std::isxdigit(static_cast<unsigned char>(text[i - 1])) &&
-                                  i + 1 < m.size() && std::isxdigit(static_cast<unsigned char>(text[i + 1])))) {
+        } else if (c == '\'' && !(i > 0 && std::isxdigit(static_cast<unsigned char>(text[i - 1])) && i + 1 < m.size() &&
+                                  std::isxdigit(static_cast<unsigned char>(text[i + 1])))) {
           state = kChar;  // (a ' between hex digits is a digit separator)
         }
         break;

@@ -30,7 +30,8 @@ TEST(SourceScan, FindsEveryAnnotationSpelling) {
   EXPECT_EQ(at(c, find_annotation(c)), "[[clang::annotate(\"stark::optimize\")]]");
   std::string d = "__attribute__((annotate(\"stark::optimize\"))) __global__ void k() {}";
   EXPECT_EQ(at(d, find_annotation(d)), "__attribute__((annotate(\"stark::optimize\")))");
-  std::string none = "// STARK_OPTIMIZE() in a comment\n__global__ void k() { const char* s = \"[[stark::optimize]]\"; }";
+  std::string none =
+      "// STARK_OPTIMIZE() in a comment\n__global__ void k() { const char* s = \"[[stark::optimize]]\"; }";
   EXPECT_FALSE(find_annotation(none));
 }
 
@@ -45,9 +46,7 @@ TEST(SourceScan, AnnotationGoesBeforeTheKernelsSpecifiers) {
 }
 
 TEST(SourceScan, ChevronCallee) {
-  auto callee = [](std::string text) {
-    return at(text, chevron_callee(text, text.find("<<<")));
-  };
+  auto callee = [](std::string text) { return at(text, chevron_callee(text, text.find("<<<"))); };
   EXPECT_EQ(callee("  detail::scale<T, 4><<<(n + 255) / 256, 256>>>(n);"), "detail::scale<T, 4>");
   EXPECT_EQ(callee("{ saxpy_kernel <<<g, b>>>(n); }"), "saxpy_kernel");
   EXPECT_EQ(callee("if (ok) k<<<1, 1>>>();"), "k");

@@ -75,9 +75,16 @@ inline nlohmann::json improved(const std::string& id, const std::string& source,
                                double speedup = 2.5) {
   nlohmann::json best = {{"source", source}};
   if (!launch.is_null()) best["launch"] = launch;
-  return {{"id", id},         {"status", "improved"}, {"cache", "miss"},   {"baseline_us", 100.0 * speedup},
-          {"best_us", 100.0}, {"speedup", speedup},   {"attempts", 7},     {"best", best},
-          {"checks", nlohmann::json::array()},        {"strategies", {"launch shape"}},
+  return {{"id", id},
+          {"status", "improved"},
+          {"cache", "miss"},
+          {"baseline_us", 100.0 * speedup},
+          {"best_us", 100.0},
+          {"speedup", speedup},
+          {"attempts", 7},
+          {"best", best},
+          {"checks", nlohmann::json::array()},
+          {"strategies", {"launch shape"}},
           {"tree", {{{"id", 0}, {"parent", nullptr}, {"role", "root"}, {"status", "accepted"}}}}};
 }
 

@@ -10,7 +10,8 @@ Expected<std::string> apply_edits(std::string_view original, std::vector<TextEdi
   const auto size = static_cast<int64_t>(original.size());
   for (const auto& e : edits)
     if (e.begin < 0 || e.end < e.begin || e.end > size)
-      return Error{fmt::format("{}: byte range [{}, {}) lies outside the file ({} bytes)", e.what, e.begin, e.end, size)};
+      return Error{
+          fmt::format("{}: byte range [{}, {}) lies outside the file ({} bytes)", e.what, e.begin, e.end, size)};
   // Stable: insertions at the same offset keep their given order.
   std::stable_sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) {
     if (a.begin != b.begin) return a.begin < b.begin;
@@ -35,8 +36,8 @@ Expected<std::string> apply_edits(std::string_view original, std::vector<TextEdi
 
 Expected<void> check_range(std::string_view field, int64_t begin, int64_t end, size_t size) {
   if (begin < 0 || end < begin || end > static_cast<int64_t>(size))
-    return Error{fmt::format("the manifest's {} [{}, {}) does not fit the file ({} bytes); scan again", field, begin, end,
-                             size)};
+    return Error{fmt::format("the manifest's {} [{}, {}) does not fit the file ({} bytes); scan again", field, begin,
+                             end, size)};
   return {};
 }
 

@@ -12,7 +12,6 @@ namespace stark::rewriter {
 
 namespace {
 
-
 /// Whether any expression of the override reads `dim` ("grid" or "block").
 bool override_reads(const LaunchOverride& launch, std::string_view dim) {
   std::vector<std::string> all = launch.grid;
@@ -38,17 +37,21 @@ bool matches_file(const LaunchVariable& v, std::string_view content) {
   for (const auto& u : v.uses)
     if (!in(u) || content.substr(static_cast<size_t>(u.begin), static_cast<size_t>(u.end - u.begin)) != v.name)
       return false;
-  std::string code = code_mask(content.substr(static_cast<size_t>(v.decl.begin), static_cast<size_t>(v.decl.end - v.decl.begin)));
+  std::string code =
+      code_mask(content.substr(static_cast<size_t>(v.decl.begin), static_cast<size_t>(v.decl.end - v.decl.begin)));
   if (code.empty() || code.back() != ';' || code.find(';') != code.size() - 1) return false;
   for (size_t at = code.find(v.name); at != std::string::npos; at = code.find(v.name, at + 1)) {
-    bool whole = (at == 0 || !is_identifier_char(code[at - 1])) && (at + v.name.size() == code.size() || !is_identifier_char(code[at + v.name.size()]));
+    bool whole = (at == 0 || !is_identifier_char(code[at - 1])) &&
+                 (at + v.name.size() == code.size() || !is_identifier_char(code[at + v.name.size()]));
     if (!whole) continue;
     std::string_view type(code.data(), at);
     bool type_like = at > 0 && std::all_of(type.begin(), type.end(), [](char c) {
-      return is_identifier_char(c) || std::isspace(static_cast<unsigned char>(c)) || c == ':' || c == '<' || c == '>' || c == ',';
-    });
+                       return is_identifier_char(c) || std::isspace(static_cast<unsigned char>(c)) || c == ':' ||
+                              c == '<' || c == '>' || c == ',';
+                     });
     size_t next = code.find_first_not_of(" \t\r\n", at + v.name.size());
-    return type_like && next != std::string::npos && std::string_view("({=;").find(code[next]) != std::string_view::npos;
+    return type_like && next != std::string::npos &&
+           std::string_view("({=;").find(code[next]) != std::string_view::npos;
   }
   return false;
 }
@@ -87,10 +90,11 @@ std::vector<TextEdit> unused_variable_deletions(const std::vector<const Launch*>
     changed = false;
     for (auto it = candidates.begin(); it != candidates.end();) {
       const LaunchVariable& v = it->second;
-      bool unread = matches_file(v, content) && std::all_of(v.uses.begin(), v.uses.end(), [&](const ByteRange& u) {
-        auto covers = [&](const TextEdit& e) { return inside(u, e); };
-        return std::any_of(edits.begin(), edits.end(), covers) || std::any_of(out.begin(), out.end(), covers);
-      });
+      bool unread =
+          matches_file(v, content) && std::all_of(v.uses.begin(), v.uses.end(), [&](const ByteRange& u) {
+            auto covers = [&](const TextEdit& e) { return inside(u, e); };
+            return std::any_of(edits.begin(), edits.end(), covers) || std::any_of(out.begin(), out.end(), covers);
+          });
       if (!unread) {
         ++it;
         continue;

@@ -81,7 +81,8 @@ Expected<void> create_variant_tree(const TreeSpec& spec) {
       if (real.count(rel) || written.count(rel) || rel == ".git" || excluded.count(target) || is_within(root, target))
         continue;
       fs::create_symlink(entry.path(), root / rel, ec);
-      if (ec) return Error{fmt::format("cannot link {} into the variant tree: {}", entry.path().string(), ec.message())};
+      if (ec)
+        return Error{fmt::format("cannot link {} into the variant tree: {}", entry.path().string(), ec.message())};
     }
     if (ec) return Error{fmt::format("cannot list {}: {}", (source / dir).string(), ec.message())};
   }

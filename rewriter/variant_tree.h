@@ -19,9 +19,9 @@ namespace stark::rewriter {
 /// What to mirror and what to replace.
 struct TreeSpec {
   std::filesystem::path source_root;
-  std::filesystem::path root;                 // the tree; replaced if it is an earlier STARK tree
-  std::map<std::string, std::string> files;   // relative path -> content written in the tree
-  std::vector<std::string> real_folders;      // relative folders made real (with their parents)
+  std::filesystem::path root;                  // the tree; replaced if it is an earlier STARK tree
+  std::map<std::string, std::string> files;    // relative path -> content written in the tree
+  std::vector<std::string> real_folders;       // relative folders made real (with their parents)
   std::vector<std::filesystem::path> exclude;  // absolute paths never linked (build trees, the tree itself)
 };
 

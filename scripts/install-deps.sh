@@ -19,6 +19,7 @@ build_pkgs=(
 test_pkgs=(
   libgtest-dev libgmock-dev libcpp-httplib-dev python3 python3-jsonschema
   python3-yaml chromium  # the CI workflow check; the HTML report rendering test
+  clang-format-19  # the source_format test
   slurmctld slurmd slurm-client munge  # the slurm executor's tests run a one-node cluster
 )
 

@@ -94,10 +94,10 @@ Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
   for (const auto& l : a.loops) {
     if (l.depth != 0) continue;
     std::string type = declared_type(l.header.text, l.var);
-    edits.push_back({l.header.begin, l.header.end,
-                     fmt::format("for ({} {} = {}threadIdx.x; {} < {}; {} += blockDim.x)", type, l.var,
-                                 l.init_value.text == "0" ? "" : "(" + l.init_value.text + ") + ", l.var, l.bound.text,
-                                 l.var)});
+    edits.push_back(
+        {l.header.begin, l.header.end,
+         fmt::format("for ({} {} = {}threadIdx.x; {} < {}; {} += blockDim.x)", type, l.var,
+                     l.init_value.text == "0" ? "" : "(" + l.init_value.text + ") + ", l.var, l.bound.text, l.var)});
     if (l.reductions.empty()) continue;
     int64_t after = statement_end(s.source, l.body.end);
     std::string indent = indentation_at(s.source, l.header.begin);
@@ -111,7 +111,10 @@ Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
         return Error{fmt::format("block-per-row: the sum '{}' does not start at zero", r.acc)};
       const std::string acc_type = r.acc_type.empty() ? type_of_first : r.acc_type;
       const char* what = op == ReduceOp::Sum ? "block_sum" : op == ReduceOp::Max ? "block_max" : "block_min";
-      std::string helper = helper_name(a.name, std::string(what) + "_" + (acc_type == "double" ? "f64" : acc_type == "float" ? "f32" : "t"));
+      std::string helper = helper_name(a.name, std::string(what) + "_" +
+                                                   (acc_type == "double"  ? "f64"
+                                                    : acc_type == "float" ? "f32"
+                                                                          : "t"));
       helpers.insert({helper + "|" + acc_type, op});
       finish += fmt::format("\n{}{} = {}({});", indent, r.acc, helper, r.acc);
     }
@@ -122,7 +125,8 @@ Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
   for (const auto& acc : a.accesses) {
     if (!acc.write || acc.loop >= 0) continue;
     for (const auto& st : a.top_statements)
-      if (acc.expr.begin >= st.begin && acc.expr.end <= st.end && st.text.rfind("if", 0) != 0 && st.begin != row.statement.begin)
+      if (acc.expr.begin >= st.begin && acc.expr.end <= st.end && st.text.rfind("if", 0) != 0 &&
+          st.begin != row.statement.begin)
         edits.push_back({st.begin, st.begin, "if (threadIdx.x == 0) "});
   }
   std::string helper_text;

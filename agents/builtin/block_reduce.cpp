@@ -30,7 +30,8 @@ const AtomicCall* partial_then_atomic(const KernelAnalysis& a) {
   const AtomicCall* at = single_uniform_add(a);
   if (!at || a.indices.size() != 1 || !a.indices[0].grid_stride || a.returns || a.uses_sync || a.top_statements.empty())
     return nullptr;
-  if (a.top_statements.back().begin != at->statement.begin || at->call.begin < a.indices[0].statement.end) return nullptr;
+  if (a.top_statements.back().begin != at->statement.begin || at->call.begin < a.indices[0].statement.end)
+    return nullptr;
   return at;
 }
 
@@ -42,11 +43,11 @@ Expected<Variant> sum_partials_first(const Subject& s, const AtomicCall& at, con
   std::string acc = helper_name(a.name, "sum");
   std::string reduce = helper_name(a.name, "block_sum");
   std::string indent = indentation_at(s.source, at.call.begin);
-  std::string code = fmt::format("{t} {acc} = {reduce}(static_cast<{t}>({value}));\n"
-                                 "{ind}if (threadIdx.x == 0) atomicAdd({addr}, {acc})",
-                                 fmt::arg("t", type), fmt::arg("acc", acc), fmt::arg("reduce", reduce),
-                                 fmt::arg("value", at.value.text), fmt::arg("ind", indent),
-                                 fmt::arg("addr", at.address.text));
+  std::string code = fmt::format(
+      "{t} {acc} = {reduce}(static_cast<{t}>({value}));\n"
+      "{ind}if (threadIdx.x == 0) atomicAdd({addr}, {acc})",
+      fmt::arg("t", type), fmt::arg("acc", acc), fmt::arg("reduce", reduce), fmt::arg("value", at.value.text),
+      fmt::arg("ind", indent), fmt::arg("addr", at.address.text));
   auto source = apply_edits(s.source, {{at.call.begin, at.call.end, code},
                                        before_kernel(a, block_reduce_helper(reduce, type, ReduceOp::Sum))});
   if (!source) return source.error();
@@ -79,17 +80,21 @@ Expected<Variant> BlockReduce::apply(const Subject& s, const Params& p) const {
   const AtomicCall* at = single_uniform_add(a);
   std::string why;
   auto body = guarded_body(a, s.source, &why);
-  if (!at || !body) return Error{"block-reduce does not apply: " + (why.empty() ? std::string("no single atomicAdd into one address") : why)};
-  if (at->call.begin < body->begin || at->call.end > body->end) return Error{"block-reduce: the atomicAdd is not in the per-element code"};
+  if (!at || !body)
+    return Error{"block-reduce does not apply: " +
+                 (why.empty() ? std::string("no single atomicAdd into one address") : why)};
+  if (at->call.begin < body->begin || at->call.end > body->end)
+    return Error{"block-reduce: the atomicAdd is not in the per-element code"};
 
   std::string type = element_type(a, at->base);
   std::string acc = helper_name(a.name, "sum");
   std::string reduce = helper_name(a.name, "block_sum");
   std::string indent = indentation_at(s.source, body->replace_begin);
   // The per-element code with the atomic turned into a register accumulation.
-  std::string element = s.source.substr(static_cast<size_t>(body->begin), static_cast<size_t>(at->call.begin - body->begin)) +
-                        fmt::format("{} += ({})", acc, at->value.text) +
-                        s.source.substr(static_cast<size_t>(at->call.end), static_cast<size_t>(body->end - at->call.end));
+  std::string element =
+      s.source.substr(static_cast<size_t>(body->begin), static_cast<size_t>(at->call.begin - body->begin)) +
+      fmt::format("{} += ({})", acc, at->value.text) +
+      s.source.substr(static_cast<size_t>(at->call.end), static_cast<size_t>(body->end - at->call.end));
   // Each thread adds its elements in the same order with or without ILP: i, i + stride, ...
   std::string loop = grid_stride_loop(*body, a, element, indent, p.get_or("ilp", 1));
   std::string code = fmt::format(

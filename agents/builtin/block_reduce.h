@@ -12,7 +12,8 @@ class BlockReduce : public Strategy {
  public:
   std::string name() const override { return "block-reduce"; }
   std::string summary() const override {
-    return "atomic accumulation into one address -> per-thread sums, warp-shuffle block reduction, one atomic per block";
+    return "atomic accumulation into one address -> per-thread sums, warp-shuffle block reduction, one atomic per "
+           "block";
   }
   std::vector<Limiter> eases() const override { return {Limiter::Traffic}; }
   std::vector<Params> candidates(const Subject& s) const override;

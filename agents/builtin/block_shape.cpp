@@ -39,8 +39,8 @@ Expected<Variant> BlockShape::apply(const Subject& s, const Params& p) const {
   Variant v = s.with_source(s.source);
   int64_t bx = p.get("x"), by = p.get("y");
   v.launch.block = {std::to_string(bx), std::to_string(by), "1"};
-  v.launch.grid = {fmt::format("ceil_div({}, {})", s.extent('x'), bx), fmt::format("ceil_div({}, {})", s.extent('y'), by),
-                   "grid.z"};
+  v.launch.grid = {fmt::format("ceil_div({}, {})", s.extent('x'), bx),
+                   fmt::format("ceil_div({}, {})", s.extent('y'), by), "grid.z"};
   return v;
 }
 

@@ -16,8 +16,8 @@ namespace stark {
 
 using builtin::catalogue;
 using builtin::find_strategy;
-using builtin::parse_label;
 using builtin::Params;
+using builtin::parse_label;
 using builtin::Strategy;
 using builtin::Subject;
 
@@ -149,8 +149,7 @@ RoleReply<Plan> BuiltinTeam::plan(const PlanInput& in) {
   std::string instruction = strategy ? strategy->summary() : std::string();
   if (strategy) {
     builtin::Diagnosis d = builtin::diagnose(node.profile);
-    if (strategy->eases(d.limiter))
-      instruction += fmt::format(" (eases {}: {})", builtin::to_string(d.limiter), d.why);
+    if (strategy->eases(d.limiter)) instruction += fmt::format(" (eases {}: {})", builtin::to_string(d.limiter), d.why);
   }
   if (body && strategy) p.grounded = ground_whole_body(node.variant.source, *body, instruction);
   return {p, {}};
@@ -184,8 +183,8 @@ RoleReply<Variant> BuiltinTeam::debug(const DebugInput& in) {
   auto a = analysis(*in.brief->kernel, origin.parent_source);
   if (!a) return {a.error(), {}};
   std::vector<std::string> parent_applied(origin.applied.begin(), origin.applied.end() - 1);
-  Subject s{in.brief->kernel, origin.parent_source, origin.parent_launch, a->get(), in.brief->gpu, parent_applied,
-            in.brief->scalars};
+  Subject s{in.brief->kernel, origin.parent_source, origin.parent_launch, a->get(),
+            in.brief->gpu,    parent_applied,       in.brief->scalars};
   for (const auto& params : strategy->candidates(s)) {
     std::string l = label(*strategy, params);
     if (used.count(l)) continue;

@@ -33,9 +33,9 @@ class BuiltinTeam : public Team {
   /// source, in its order (for tests and `--verbose`).
   /// scalars: each capture's integer arguments (KernelBrief::scalars);
   /// profile: the node's facts, which rank what eases its limiter first.
-  Expected<std::vector<std::string>> options(const Kernel& kernel, const std::string& source, const LaunchOverride& launch,
-                                             const std::optional<GpuInfo>& gpu, const Scalars& scalars = {},
-                                             const ProfileFacts& profile = {});
+  Expected<std::vector<std::string>> options(const Kernel& kernel, const std::string& source,
+                                             const LaunchOverride& launch, const std::optional<GpuInfo>& gpu,
+                                             const Scalars& scalars = {}, const ProfileFacts& profile = {});
 
  private:
   /// Where a candidate came from, for debug.

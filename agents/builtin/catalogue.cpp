@@ -50,7 +50,8 @@ const Strategy* find_strategy(std::string_view name) {
 }
 
 bool is_structural(const Strategy& s) {
-  for (std::string_view n : {"block-reduce", "privatize", "block-per-row", "row-cache", "tile-transpose", "tile-matmul", "tile-stencil", "vectorize"})
+  for (std::string_view n : {"block-reduce", "privatize", "block-per-row", "row-cache", "tile-transpose", "tile-matmul",
+                             "tile-stencil", "vectorize"})
     if (s.name() == n) return true;
   return false;
 }

@@ -49,8 +49,10 @@ std::string block_reduce_helper(const std::string& name, const std::string& type
       "  __syncthreads();\n"
       "  return {n}_partial[32];\n"
       "}}",
-      fmt::arg("op", op == ReduceOp::Sum ? "sum" : op == ReduceOp::Max ? "maximum" : "minimum"), fmt::arg("t", type),
-      fmt::arg("n", name), fmt::arg("c", combine(type, op, "v", "other")), fmt::arg("pad", pad));
+      fmt::arg("op", op == ReduceOp::Sum   ? "sum"
+                     : op == ReduceOp::Max ? "maximum"
+                                           : "minimum"),
+      fmt::arg("t", type), fmt::arg("n", name), fmt::arg("c", combine(type, op, "v", "other")), fmt::arg("pad", pad));
 }
 
 std::string row_group_helpers(const std::string& load, const std::string& store) {

@@ -17,7 +17,8 @@ std::vector<Params> LaunchBounds::candidates(const Subject& s) const {
 Expected<Variant> LaunchBounds::apply(const Subject& s, const Params& p) const {
   const Snippet& g = s.analysis->global_attr;
   if (!g.valid()) return Error{"launch-bounds: cannot find __global__"};
-  auto source = apply_edits(s.source, {{g.end, g.end, fmt::format(" __launch_bounds__({}, {})", p.get("threads"), p.get("min_blocks"))}});
+  auto source = apply_edits(
+      s.source, {{g.end, g.end, fmt::format(" __launch_bounds__({}, {})", p.get("threads"), p.get("min_blocks"))}});
   if (!source) return source.error();
   return s.with_source(*source);
 }

@@ -11,7 +11,9 @@ namespace stark::builtin {
 class LaunchBounds : public Strategy {
  public:
   std::string name() const override { return "launch-bounds"; }
-  std::string summary() const override { return "__launch_bounds__ for the block size, so registers fit the occupancy"; }
+  std::string summary() const override {
+    return "__launch_bounds__ for the block size, so registers fit the occupancy";
+  }
   std::vector<Limiter> eases() const override { return {Limiter::Occupancy, Limiter::Spills}; }
   std::vector<Params> candidates(const Subject& s) const override;
   Expected<Variant> apply(const Subject& s, const Params& p) const override;

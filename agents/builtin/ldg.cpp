@@ -11,9 +11,12 @@ namespace {
 /// Types __ldg has an overload for.
 bool ldg_type(const std::string& t) {
   static const std::set<std::string> kTypes = {
-      "char", "signed char", "unsigned char", "short", "unsigned short", "int", "unsigned int", "unsigned",
-      "long long", "unsigned long long", "float", "double", "char2", "char4", "uchar2", "uchar4", "short2", "short4",
-      "ushort2", "ushort4", "int2", "int4", "uint2", "uint4", "longlong2", "ulonglong2", "float2", "float4", "double2"};
+      "char",       "signed char",  "unsigned char", "short",     "unsigned short",
+      "int",        "unsigned int", "unsigned",      "long long", "unsigned long long",
+      "float",      "double",       "char2",         "char4",     "uchar2",
+      "uchar4",     "short2",       "short4",        "ushort2",   "ushort4",
+      "int2",       "int4",         "uint2",         "uint4",     "longlong2",
+      "ulonglong2", "float2",       "float4",        "double2"};
   return kTypes.count(t) > 0;
 }
 

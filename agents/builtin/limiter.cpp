@@ -29,14 +29,16 @@ Diagnosis diagnose(const ProfileFacts& f) {
   // ncu, where it ran, tells compute from memory directly.
   auto sm = f.ncu.find("sm"), dram = f.ncu.find("dram");
   if (sm != f.ncu.end() && dram != f.ncu.end() && sm->second >= 60 && sm->second > dram->second)
-    return {Limiter::Compute, fmt::format("ncu: the SM at {:.0f}% of its peak, DRAM at {:.0f}%", sm->second, dram->second)};
+    return {Limiter::Compute,
+            fmt::format("ncu: the SM at {:.0f}% of its peak, DRAM at {:.0f}%", sm->second, dram->second)};
   if (f.fma_share && *f.fma_share >= kNearRoof && *f.fma_share > f.roof_share.value_or(0))
     return {Limiter::Compute, fmt::format("at {} of the FMA peak", format_share(*f.fma_share))};
   if (f.roof_share && *f.roof_share >= kNearRoof)
     return {Limiter::Traffic, fmt::format("at {} of the memory roof", format_share(*f.roof_share))};
   auto worst = f.worst();
   if (worst && worst->stack_bytes > 0)
-    return {Limiter::Spills, fmt::format("{} bytes of stack per thread at {} registers", worst->stack_bytes, worst->registers)};
+    return {Limiter::Spills,
+            fmt::format("{} bytes of stack per thread at {} registers", worst->stack_bytes, worst->registers)};
   if (f.occupancy && *f.occupancy < kLowOccupancy) {
     std::string why = fmt::format("occupancy {}", format_share(*f.occupancy));
     if (worst) why += fmt::format(" at {} registers", worst->registers);

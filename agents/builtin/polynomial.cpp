@@ -51,10 +51,11 @@ namespace {
 
 /// Integer types a cast may name: casts to them keep an index's value.
 bool integer_type(std::string t) {
-  static const std::set<std::string> kTypes = {
-      "int", "unsigned", "unsigned int", "long", "unsigned long", "long long", "unsigned long long", "size_t",
-      "std::size_t", "ptrdiff_t", "std::ptrdiff_t", "int64_t", "uint64_t", "int32_t", "uint32_t", "std::int64_t",
-      "std::uint64_t", "long int", "unsigned long int", "long long int"};
+  static const std::set<std::string> kTypes = {"int",           "unsigned",  "unsigned int",       "long",
+                                               "unsigned long", "long long", "unsigned long long", "size_t",
+                                               "std::size_t",   "ptrdiff_t", "std::ptrdiff_t",     "int64_t",
+                                               "uint64_t",      "int32_t",   "uint32_t",           "std::int64_t",
+                                               "std::uint64_t", "long int",  "unsigned long int",  "long long int"};
   auto first = t.find_first_not_of(' ');
   auto last = t.find_last_not_of(' ');
   if (first == std::string::npos) return false;
@@ -154,13 +155,16 @@ class Parser {
     }
     if (!is_identifier_char(s_[pos_])) return std::nullopt;
     size_t end = pos_;
-    while (end < s_.size() && (is_identifier_char(s_[end]) || s_[end] == '.' || (s_[end] == ':' && end + 1 < s_.size() && s_[end + 1] == ':'))) end += s_[end] == ':' ? 2 : 1;
+    while (end < s_.size() && (is_identifier_char(s_[end]) || s_[end] == '.' ||
+                               (s_[end] == ':' && end + 1 < s_.size() && s_[end + 1] == ':')))
+      end += s_[end] == ':' ? 2 : 1;
     std::string word(s_.substr(pos_, end - pos_));
     pos_ = end;
     if (word == "static_cast") {
       if (!eat('<')) return std::nullopt;
       size_t close = s_.find('>', pos_);
-      if (close == std::string_view::npos || !integer_type(std::string(s_.substr(pos_, close - pos_)))) return std::nullopt;
+      if (close == std::string_view::npos || !integer_type(std::string(s_.substr(pos_, close - pos_))))
+        return std::nullopt;
       pos_ = close + 1;
       if (!eat('(')) return std::nullopt;
       auto p = sum();

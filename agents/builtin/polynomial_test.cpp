@@ -31,7 +31,8 @@ TEST(Polynomial, LocalsStandForTheirDefinition) {
 }
 
 TEST(Polynomial, WhatItCannotReadIsRefused) {
-  for (const char* text : {"i / 2", "f(i)", "a[i]", "i % n", "1.5 * i", "0x10 + i", "i +", "(i", "static_cast<float>(i)"})
+  for (const char* text :
+       {"i / 2", "f(i)", "a[i]", "i % n", "1.5 * i", "0x10 + i", "i +", "(i", "static_cast<float>(i)"})
     EXPECT_FALSE(parse_polynomial(text)) << text;
 }
 

@@ -44,22 +44,26 @@ Expected<Variant> Privatize::apply(const Subject& s, const Params& p) const {
   const AtomicCall* at = scatter(a);
   std::string why;
   auto body = guarded_body(a, s.source, &why);
-  if (!at || !body) return Error{"privatize does not apply: " + (why.empty() ? std::string("no atomic scatter into a table") : why)};
+  if (!at || !body)
+    return Error{"privatize does not apply: " + (why.empty() ? std::string("no atomic scatter into a table") : why)};
   const int64_t capacity = p.get_or("bins", 1024);
   // A plan names the parameter: a capacity past 48 KiB of shared memory (12288 4-byte bins) cannot launch.
-  if (capacity < 1 || capacity > 12288) return Error{fmt::format("privatize: bins={} is not from 1 to 12288", capacity)};
+  if (capacity < 1 || capacity > 12288)
+    return Error{fmt::format("privatize: bins={} is not from 1 to 12288", capacity)};
   std::string type = element_type(a, at->base);
   std::string local = helper_name(a.name, "table");
   std::string raw = helper_name(a.name, "shared");
   std::string bin = helper_name(a.name, "bin");
   std::string indent = indentation_at(s.source, body->replace_begin);
   // The bin is computed once; the call keeps its place (and its value, if used).
-  std::string add = fmt::format("(({bin} = static_cast<long long>({index})) >= 0 && {bin} < {cap} ? "
-                                "atomicAdd(&{tab}[{bin}], {value}) : atomicAdd(&{base}[{bin}], {value}))",
-                                fmt::arg("bin", bin), fmt::arg("index", at->index.text), fmt::arg("cap", capacity),
-                                fmt::arg("tab", local), fmt::arg("value", at->value.text), fmt::arg("base", at->base));
-  std::string element = s.source.substr(static_cast<size_t>(body->begin), static_cast<size_t>(at->call.begin - body->begin)) +
-                        add + s.source.substr(static_cast<size_t>(at->call.end), static_cast<size_t>(body->end - at->call.end));
+  std::string add = fmt::format(
+      "(({bin} = static_cast<long long>({index})) >= 0 && {bin} < {cap} ? "
+      "atomicAdd(&{tab}[{bin}], {value}) : atomicAdd(&{base}[{bin}], {value}))",
+      fmt::arg("bin", bin), fmt::arg("index", at->index.text), fmt::arg("cap", capacity), fmt::arg("tab", local),
+      fmt::arg("value", at->value.text), fmt::arg("base", at->base));
+  std::string element =
+      s.source.substr(static_cast<size_t>(body->begin), static_cast<size_t>(at->call.begin - body->begin)) + add +
+      s.source.substr(static_cast<size_t>(at->call.end), static_cast<size_t>(body->end - at->call.end));
   std::string code = fmt::format(
       "extern __shared__ unsigned char {raw}[];\n"
       "{ind}{t}* {tab} = reinterpret_cast<{t}*>({raw});\n"

@@ -55,7 +55,8 @@ TEST_F(RespectsCode, NoCandidateOutgrowsTheAuthorsLaunchBounds) {
     EXPECT_LE(block, 256) << label;
     with_block += block > 0;
   }
-  EXPECT_GT(with_block, 0) << "launch shapes within the bound are still offered: " << ::testing::PrintToString(*options);
+  EXPECT_GT(with_block, 0) << "launch shapes within the bound are still offered: "
+                           << ::testing::PrintToString(*options);
 }
 
 }  // namespace

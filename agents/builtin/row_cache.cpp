@@ -76,7 +76,8 @@ std::optional<Choice> choose(const KernelAnalysis& a, const std::string& source,
   static const std::regex jumps(R"(\b(break|return|goto)\b)");
   for (const auto& l : best->loops) {
     if (l.bound != best->loops.front().bound) return fail("the row loops have different bounds");
-    if (std::regex_search(body_text(source, *l.loop), jumps)) return fail("a row loop leaves early (break, return or goto)");
+    if (std::regex_search(body_text(source, *l.loop), jumps))
+      return fail("a row loop leaves early (break, return or goto)");
   }
   return best;
 }
@@ -112,7 +113,11 @@ std::optional<int> element_bytes(const KernelAnalysis& a, const std::string& sou
   std::string body = source.substr(static_cast<size_t>(a.body.begin), static_cast<size_t>(a.body.end - a.body.begin));
   std::smatch m;
   static const std::regex known(R"(^(?:float|int|unsigned|unsigned int|double|long long|unsigned long long)$)");
-  if (!std::regex_search(body, m, std::regex(fmt::format(R"((?:const\s+)?([A-Za-z_][\w ]*?)\s*(?:const\s*)?\*\s*(?:const\s+)?(?:__restrict__\s+)?{}\s*=)", pointer))))
+  if (!std::regex_search(
+          body, m,
+          std::regex(fmt::format(
+              R"((?:const\s+)?([A-Za-z_][\w ]*?)\s*(?:const\s*)?\*\s*(?:const\s+)?(?:__restrict__\s+)?{}\s*=)",
+              pointer))))
     return std::nullopt;
   std::string type = m[1].str();
   if (!std::regex_match(type, known)) return std::nullopt;
@@ -183,7 +188,8 @@ Expected<Variant> RowCache::apply(const Subject& s, const Params& p) const {
   std::vector<std::string> passes;
   for (const StridedLoop& l : choice->loops)
     passes.push_back(std::regex_replace(body_text(s.source, *l.loop),
-                                        std::regex(fmt::format(R"(\b{}\s*\[\s*{}\s*\])", choice->pointer, l.var)), element));
+                                        std::regex(fmt::format(R"(\b{}\s*\[\s*{}\s*\])", choice->pointer, l.var)),
+                                        element));
   // A costly call on the element in several passes (softmax's expf) is
   // computed once, stored over the element; see value_reuse.h.
   auto unchanged = [&](const std::string& id, size_t first, size_t last) {
@@ -195,9 +201,9 @@ Expected<Variant> RowCache::apply(const Subject& s, const Params& p) const {
 
   const std::string load = helper_name(a.name, "load_row"), store = helper_name(a.name, "store_group");
   // Slot k's column: block-strided, or in groups of `width` adjacent ones.
-  const std::string column =
-      width == 0 ? fmt::format("threadIdx.x + {} * blockDim.x", slot)
-                 : fmt::format("(threadIdx.x + {s} / {w} * blockDim.x) * {w} + {s} % {w}", fmt::arg("s", slot), fmt::arg("w", width));
+  const std::string column = width == 0 ? fmt::format("threadIdx.x + {} * blockDim.x", slot)
+                                        : fmt::format("(threadIdx.x + {s} / {w} * blockDim.x) * {w} + {s} % {w}",
+                                                      fmt::arg("s", slot), fmt::arg("w", width));
   std::vector<Edit> edits;
   for (size_t i = 0; i < choice->loops.size(); ++i) {
     const StridedLoop& l = choice->loops[i];
@@ -217,9 +223,10 @@ Expected<Variant> RowCache::apply(const Subject& s, const Params& p) const {
           fmt::arg("ind", indent), fmt::arg("t", l.type), fmt::arg("c", l.var), fmt::arg("n", l.bound),
           fmt::arg("column", column));
     else if (i == 0)
-      text += fmt::format("decltype(+{p}[0]) {row}[{k}];\n{ind}{load}<{k}, {w}>({p}, {n}, {row});\n{ind}",
-                          fmt::arg("p", choice->pointer), fmt::arg("row", row), fmt::arg("k", k), fmt::arg("ind", indent),
-                          fmt::arg("load", load), fmt::arg("w", width), fmt::arg("n", l.bound));
+      text +=
+          fmt::format("decltype(+{p}[0]) {row}[{k}];\n{ind}{load}<{k}, {w}>({p}, {n}, {row});\n{ind}",
+                      fmt::arg("p", choice->pointer), fmt::arg("row", row), fmt::arg("k", k), fmt::arg("ind", indent),
+                      fmt::arg("load", load), fmt::arg("w", width), fmt::arg("n", l.bound));
     auto stored = width == 0 ? std::nullopt : store_pass(cached, l.var, choice->pointer);
     if (stored)  // one vector store per group of `width` values
       text += fmt::format(
@@ -244,8 +251,9 @@ Expected<Variant> RowCache::apply(const Subject& s, const Params& p) const {
           "{ind}  {t} {c} = {column};\n"
           "{ind}  if ({c} < {n}) {cached}\n"
           "{ind}}}\n",
-          fmt::arg("ind", indent), fmt::arg("slot", slot), fmt::arg("k", k), fmt::arg("t", l.type), fmt::arg("c", l.var),
-          fmt::arg("n", l.bound), fmt::arg("cached", indent_more(cached, "  ")), fmt::arg("column", column));
+          fmt::arg("ind", indent), fmt::arg("slot", slot), fmt::arg("k", k), fmt::arg("t", l.type),
+          fmt::arg("c", l.var), fmt::arg("n", l.bound), fmt::arg("cached", indent_more(cached, "  ")),
+          fmt::arg("column", column));
     text += fmt::format("{ind}for ({t} {c} = threadIdx.x + {k} * blockDim.x; {c} < {n}; {c} += blockDim.x) {body}",
                         fmt::arg("ind", indent), fmt::arg("k", k), fmt::arg("t", l.type), fmt::arg("c", l.var),
                         fmt::arg("n", l.bound), fmt::arg("body", body));

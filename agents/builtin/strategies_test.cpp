@@ -165,7 +165,8 @@ TEST_F(Strategies, EveryOptionValidatesAndCompiles) {
       auto valid = validator.validate(k, v);
       EXPECT_TRUE(valid) << k.id << " " << label << ": " << valid.error().message << "\n" << v.source;
       for (const std::string sm : {"90", "80"}) {
-        auto built = compiler.compile({&k, manifest_->source_root, v.source, sm, harness::CompileMode::Cubin, std::nullopt});
+        auto built =
+            compiler.compile({&k, manifest_->source_root, v.source, sm, harness::CompileMode::Cubin, std::nullopt});
         ASSERT_TRUE(built) << built.error().message;
         EXPECT_TRUE(built->ok) << k.id << " " << label << " sm_" << sm << ":\n" << built->log << "\n" << v.source;
       }
@@ -184,7 +185,8 @@ TEST_F(Strategies, APrivatisedTableOutsideSharedMemoryIsRefused) {
   for (const char* bins : {"100000000", "0", "-4"}) {
     auto reply = code(team, k, fmt::format("privatize(block=512,blocks_per_sm=4,ilp=1,bins={})", bins));
     ASSERT_FALSE(reply.value) << bins;
-    EXPECT_NE(reply.value.error().message.find("is not from 1 to 12288"), std::string::npos) << reply.value.error().message;
+    EXPECT_NE(reply.value.error().message.find("is not from 1 to 12288"), std::string::npos)
+        << reply.value.error().message;
   }
 }
 
@@ -245,11 +247,13 @@ TEST_F(Strategies, VectorizedKernelsUse128BitAccesses) {
   // The point of the rewrite is the wide load and store: check nvcc made them.
   BuiltinTeam team(manifest_->source_root, setup());
   harness::CompileService compiler({fs::temp_directory_path() / "stark_strategies_test_cache", 0, STARK_NVCC_PATH});
-  for (const char* id : {"src/elementwise.cu:nnops::saxpy_kernel", "include/nnops/detail/activation.cuh:nnops::detail::relu_kernel"}) {
+  for (const char* id :
+       {"src/elementwise.cu:nnops::saxpy_kernel", "include/nnops/detail/activation.cuh:nnops::detail::relu_kernel"}) {
     const Kernel& k = kernel(id);
     auto v = code(team, k, "vectorize(block=256)");
     ASSERT_TRUE(v.value) << id << ": " << v.value.error().message;
-    auto built = compiler.compile({&k, manifest_->source_root, v.value->source, "90", harness::CompileMode::Ptx, std::nullopt});
+    auto built =
+        compiler.compile({&k, manifest_->source_root, v.value->source, "90", harness::CompileMode::Ptx, std::nullopt});
     ASSERT_TRUE(built && built->ok) << id << ":\n" << (built ? built->log : built.error().message);
     auto text = read_file(built->output);
     ASSERT_TRUE(text);
@@ -271,7 +275,8 @@ TEST_F(Strategies, GridStrideLoopsKeepFourElementsInFlight) {
   ASSERT_TRUE(four.value) << four.value.error().message;
   // Four calls per pass and one in the tail loop.
   EXPECT_EQ(count(four.value->source, "stark_reduce_sum_kernel_element("), 5u) << four.value->source;
-  auto built = compiler.compile({&k, manifest_->source_root, four.value->source, "90", harness::CompileMode::Ptx, std::nullopt});
+  auto built =
+      compiler.compile({&k, manifest_->source_root, four.value->source, "90", harness::CompileMode::Ptx, std::nullopt});
   ASSERT_TRUE(built && built->ok) << (built ? built->log : built.error().message);
   auto ptx = read_file(built->output);
   ASSERT_TRUE(ptx);
@@ -297,8 +302,9 @@ TEST_F(Strategies, RowCacheKeepsTheRowInRegistersAcrossPasses) {
   };
   // reads: subscripts of the row in the kernel's passes (layer norm's variance
   // pass reads it twice; softmax's sum pass stores its exponential over it).
-  for (auto [id, block, reads] : {std::tuple{"src/softmax.cu:nnops::softmax_rows_kernel", "block-per-row(block=1024)", 4},
-                                  {"src/layernorm.cu:nnops::layer_norm_kernel", "block-per-row(block=128)", 4}}) {
+  for (auto [id, block, reads] :
+       {std::tuple{"src/softmax.cu:nnops::softmax_rows_kernel", "block-per-row(block=1024)", 4},
+        {"src/layernorm.cu:nnops::layer_norm_kernel", "block-per-row(block=128)", 4}}) {
     const Kernel& k = kernel(id);
     auto original = team.options(k, source(k), {}, kH200);
     ASSERT_TRUE(original);
@@ -322,8 +328,8 @@ TEST_F(Strategies, RowCacheKeepsTheRowInRegistersAcrossPasses) {
     // row comes first; rows too long for registers keep the usual order.
     std::string bound = name_of(id) == "softmax_rows_kernel" ? "cols" : "shape.cols";
     for (auto [longest, first] : {std::pair{int64_t{2000}, block == std::string("block-per-row(block=128)")
-                                                                ? "row-cache(per_thread=16,vector=4)"
-                                                                : "row-cache(per_thread=2)"},
+                                                               ? "row-cache(per_thread=16,vector=4)"
+                                                               : "row-cache(per_thread=2)"},
                                   {int64_t{1} << 20, "row-cache(per_thread=8,vector=4)"}}) {
       BuiltinTeam::Scalars scalars = {{{bound, 100}}, {{bound, longest}}};
       auto sized = team.options(k, rows.value->source, rows.value->launch, kH200, scalars);
@@ -344,7 +350,8 @@ TEST_F(Strategies, RowCacheKeepsTheRowInRegistersAcrossPasses) {
     }
     auto valid = validator.validate(k, v);
     EXPECT_TRUE(valid) << id << ": " << valid.error().message << "\n" << v.source;
-    auto built = compiler.compile({&k, manifest_->source_root, v.source, "90", harness::CompileMode::Ptx, std::nullopt});
+    auto built =
+        compiler.compile({&k, manifest_->source_root, v.source, "90", harness::CompileMode::Ptx, std::nullopt});
     ASSERT_TRUE(built && built->ok) << id << ":\n" << (built ? built->log : built.error().message) << "\n" << v.source;
     auto ptx = read_file(built->output);
     ASSERT_TRUE(ptx);
@@ -356,8 +363,11 @@ TEST_F(Strategies, RowCacheKeepsTheRowInRegistersAcrossPasses) {
     ASSERT_TRUE(grouped.value) << id << ": " << grouped.value.error().message;
     valid = validator.validate(k, *grouped.value);
     EXPECT_TRUE(valid) << id << ": " << valid.error().message << "\n" << grouped.value->source;
-    built = compiler.compile({&k, manifest_->source_root, grouped.value->source, "90", harness::CompileMode::Ptx, std::nullopt});
-    ASSERT_TRUE(built && built->ok) << id << ":\n" << (built ? built->log : built.error().message) << "\n" << grouped.value->source;
+    built = compiler.compile(
+        {&k, manifest_->source_root, grouped.value->source, "90", harness::CompileMode::Ptx, std::nullopt});
+    ASSERT_TRUE(built && built->ok) << id << ":\n"
+                                    << (built ? built->log : built.error().message) << "\n"
+                                    << grouped.value->source;
     ptx = read_file(built->output);
     ASSERT_TRUE(ptx);
     EXPECT_NE(ptx->find("ld.global.v4"), std::string::npos) << id << ":\n" << *ptx;
@@ -410,7 +420,8 @@ TEST_F(Strategies, ReadOnlyLoadsFollowRestrictAndMaxRegistersCapsRegisters) {
   auto ptx_of = [&](const Variant& v) -> std::string {
     auto valid = validator.validate(k, v);
     EXPECT_TRUE(valid) << (valid ? "" : valid.error().message) << "\n" << v.source;
-    auto built = compiler.compile({&k, manifest_->source_root, v.source, "90", harness::CompileMode::Ptx, std::nullopt});
+    auto built =
+        compiler.compile({&k, manifest_->source_root, v.source, "90", harness::CompileMode::Ptx, std::nullopt});
     EXPECT_TRUE(built && built->ok) << (built ? built->log : built.error().message) << "\n" << v.source;
     if (!built || !built->ok) return "";
     auto ptx = read_file(built->output);
@@ -424,8 +435,8 @@ TEST_F(Strategies, ReadOnlyLoadsFollowRestrictAndMaxRegistersCapsRegisters) {
   ASSERT_TRUE(restricted.value) << restricted.value.error().message;
   auto after = team.options(k, restricted.value->source, restricted.value->launch, kH200);
   ASSERT_TRUE(after);
-  ASSERT_NE(std::find(after->begin(), after->end(), "ldg()"), after->end())
-      << ::testing::PrintToString(*after) << "\n" << restricted.value->source;
+  ASSERT_NE(std::find(after->begin(), after->end(), "ldg()"), after->end()) << ::testing::PrintToString(*after) << "\n"
+                                                                            << restricted.value->source;
   auto loads = code(team, k, "ldg()", &*restricted.value, "restrict()");
   ASSERT_TRUE(loads.value) << loads.value.error().message;
   EXPECT_NE(loads.value->source.find("__ldg(&x["), std::string::npos) << loads.value->source;

@@ -80,7 +80,8 @@ Variant Subject::on_capped_grid(std::string text, const Params& p) const {
   v.kernel = kernel->id;
   v.source = std::move(text);
   v.launch.block = {std::to_string(p.get("block"))};
-  v.launch.grid = {fmt::format("min(ceil_div({}, {}), {})", extent('x'), p.get("block"), sm_count() * p.get("blocks_per_sm"))};
+  v.launch.grid = {
+      fmt::format("min(ceil_div({}, {}), {})", extent('x'), p.get("block"), sm_count() * p.get("blocks_per_sm"))};
   return v;
 }
 

@@ -42,7 +42,8 @@ struct Subject {
   const KernelAnalysis* analysis = nullptr;
   std::optional<GpuInfo> gpu;
   std::vector<std::string> applied;  // strategy names already on this node's path from the root
-  std::vector<std::map<std::string, int64_t>> scalars;  // each capture's integer scalar arguments (KernelBrief::scalars)
+  std::vector<std::map<std::string, int64_t>>
+      scalars;  // each capture's integer scalar arguments (KernelBrief::scalars)
 
   int sm_count() const { return gpu && gpu->sm_count > 0 ? gpu->sm_count : 132; }
   bool has(const std::string& strategy) const;

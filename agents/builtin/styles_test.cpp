@@ -51,8 +51,8 @@ class Styles : public testing::ScannedKernels<StylesProject> {
       ASSERT_TRUE(reply.value) << name << " " << *first << ": " << reply.value.error().message;
       auto valid = validator.validate(k, *reply.value);
       EXPECT_TRUE(valid) << name << " " << *first << ": " << valid.error().message << "\n" << reply.value->source;
-      auto built = compiler.compile({&k, manifest_->source_root, reply.value->source, "90", harness::CompileMode::Cubin,
-                                     std::nullopt});
+      auto built = compiler.compile(
+          {&k, manifest_->source_root, reply.value->source, "90", harness::CompileMode::Cubin, std::nullopt});
       ASSERT_TRUE(built) << built.error().message;
       EXPECT_TRUE(built->ok) << name << " " << *first << ":\n" << built->log << "\n" << reply.value->source;
     }
@@ -85,7 +85,8 @@ TEST_F(Styles, APerThreadPartialTotalIsReducedInTheBlockFirst) {
 }
 
 TEST_F(Styles, AHistogramIsPrivatised) {
-  expect_family_for_every_style("privatize", "histogram.cu", {"histogram_indexed", "histogram_bytes", "histogram_keys"});
+  expect_family_for_every_style("privatize", "histogram.cu",
+                                {"histogram_indexed", "histogram_bytes", "histogram_keys"});
 }
 
 TEST_F(Styles, ATransposeIsTiled) {

@@ -24,8 +24,8 @@ bool mentions(const std::string& text, const std::string& name) {
 struct Matmul {
   const ThreadIndex* col = nullptr;  // x
   const ThreadIndex* row = nullptr;  // y
-  std::string m, n, k;   // bounds of row, col and the loop
-  std::string a, b;      // the two loads of the product, A by row, B by col
+  std::string m, n, k;               // bounds of row, col and the loop
+  std::string a, b;                  // the two loads of the product, A by row, B by col
   std::string acc, acc_type, type, epilogue;
   int64_t begin = 0, end = 0;
 };
@@ -86,7 +86,8 @@ std::optional<Matmul> find_matmul(const KernelAnalysis& a, const std::string& so
       return std::nullopt;
     epilogue_end = std::min(epilogue_end, g.then_body.end);
   }
-  mm.epilogue = std::string(trim(std::string_view(source).substr(static_cast<size_t>(after), static_cast<size_t>(epilogue_end - after))));
+  mm.epilogue = std::string(
+      trim(std::string_view(source).substr(static_cast<size_t>(after), static_cast<size_t>(epilogue_end - after))));
   if (mm.epilogue.empty() || mm.epilogue.find("return") != std::string::npos) return std::nullopt;
   mm.begin = std::min(mm.col->statement.begin, mm.row->statement.begin);
   mm.end = body_end;
@@ -98,8 +99,11 @@ std::optional<Matmul> find_matmul(const KernelAnalysis& a, const std::string& so
 std::vector<Params> TileMatmul::candidates(const Subject& s) const {
   if (s.has(name()) || !find_matmul(*s.analysis, s.source)) return {};
   std::vector<Params> out;
-  for (auto [bm, bn, bk, tm, tn] : {std::tuple{128, 128, 8, 8, 8}, {64, 64, 8, 4, 4}, {128, 64, 8, 8, 4},
-                                    {64, 128, 16, 4, 8}, {128, 128, 16, 8, 8}})
+  for (auto [bm, bn, bk, tm, tn] : {std::tuple{128, 128, 8, 8, 8},
+                                    {64, 64, 8, 4, 4},
+                                    {128, 64, 8, 8, 4},
+                                    {64, 128, 16, 4, 8},
+                                    {128, 128, 16, 8, 8}})
     out.push_back({{{"bm", bm}, {"bn", bn}, {"bk", bk}, {"tm", tm}, {"tn", tn}}});
   return out;
 }
@@ -146,13 +150,16 @@ Expected<Variant> TileMatmul::apply(const Subject& s, const Params& p) const {
       "{i}  for (int stark_kk = 0; stark_kk < {bk}; ++stark_kk) {{\n"
       "{i}    {t} stark_a[{tm}], stark_b[{tn}];\n"
       "{i}    #pragma unroll\n"
-      "{i}    for (int stark_r = 0; stark_r < {tm}; ++stark_r) stark_a[stark_r] = {as}[stark_kk][threadIdx.y + stark_r * {ty}];\n"
+      "{i}    for (int stark_r = 0; stark_r < {tm}; ++stark_r) stark_a[stark_r] = {as}[stark_kk][threadIdx.y + stark_r "
+      "* {ty}];\n"
       "{i}    #pragma unroll\n"
-      "{i}    for (int stark_c = 0; stark_c < {tn}; ++stark_c) stark_b[stark_c] = {bs}[stark_kk][threadIdx.x + stark_c * {tx}];\n"
+      "{i}    for (int stark_c = 0; stark_c < {tn}; ++stark_c) stark_b[stark_c] = {bs}[stark_kk][threadIdx.x + stark_c "
+      "* {tx}];\n"
       "{i}    #pragma unroll\n"
       "{i}    for (int stark_r = 0; stark_r < {tm}; ++stark_r)\n"
       "{i}      #pragma unroll\n"
-      "{i}      for (int stark_c = 0; stark_c < {tn}; ++stark_c) stark_acc[stark_r][stark_c] += stark_a[stark_r] * stark_b[stark_c];\n"
+      "{i}      for (int stark_c = 0; stark_c < {tn}; ++stark_c) stark_acc[stark_r][stark_c] += stark_a[stark_r] * "
+      "stark_b[stark_c];\n"
       "{i}  }}\n"
       "{i}  __syncthreads();\n"
       "{i}}}\n"

@@ -40,7 +40,8 @@ bool parameter_path(const KernelAnalysis& a, const std::string& text) {
 
 /// Top-level declarations `T name = init;` (name, init).
 const std::regex& declaration() {
-  static const std::regex decl(R"(^\s*(?:const\s+)?[A-Za-z_][\w:]*(?:\s+[A-Za-z_][\w:]*)*\s+(\w+)\s*=\s*([\s\S]+?)\s*;?\s*$)");
+  static const std::regex decl(
+      R"(^\s*(?:const\s+)?[A-Za-z_][\w:]*(?:\s+[A-Za-z_][\w:]*)*\s+(\w+)\s*=\s*([\s\S]+?)\s*;?\s*$)");
   return decl;
 }
 
@@ -60,7 +61,8 @@ std::string after_declarations(const KernelAnalysis& a) {
 /// Whether the text assigns to a name (=, op=, ++, --).
 bool assigned(const std::string& body, const std::string& name) {
   std::string n = std::regex_replace(name, std::regex(R"([.])"), R"(\.)");
-  std::regex re(fmt::format(R"((?:\b{0}\s*(?:[-+*/%&|^]|<<|>>)?=[^=])|(?:\b{0}\s*(?:\+\+|--))|(?:(?:\+\+|--)\s*{0}\b))", n));
+  std::regex re(
+      fmt::format(R"((?:\b{0}\s*(?:[-+*/%&|^]|<<|>>)?=[^=])|(?:\b{0}\s*(?:\+\+|--))|(?:(?:\+\+|--)\s*{0}\b))", n));
   return std::regex_search(body, re);
 }
 
@@ -101,7 +103,8 @@ std::optional<Stencil> find_stencil(const KernelAnalysis& a, std::string* why) {
     if (assigned(body, name)) return fail("'" + name + "' changes after it is set");
 
   auto known = linear_locals(a);
-  std::erase_if(known, [&](const auto& local) { return assigned(body, local.first); });  // its definition no longer holds
+  std::erase_if(known,
+                [&](const auto& local) { return assigned(body, local.first); });  // its definition no longer holds
   Polynomial point = Polynomial::name(s.y->var) * Polynomial::name(s.width) + Polynomial::name(s.x->var);
   std::set<std::string> written;
   for (const auto& acc : a.accesses)
@@ -135,7 +138,8 @@ std::optional<Stencil> find_stencil(const KernelAnalysis& a, std::string* why) {
     s.reads = reads;
   }
   if (s.pointer.empty())
-    return fail("no const input read at its own point and at two or more neighbours (in[i], in[i - cols], in[i + 1]...)");
+    return fail(
+        "no const input read at its own point and at two or more neighbours (in[i], in[i - cols], in[i + 1]...)");
   for (const Read& r : s.reads) s.halo = std::max({s.halo, std::abs(r.dr), std::abs(r.dc)});
   return s;
 }
@@ -167,7 +171,8 @@ std::string tile_load(const Stencil& st, const std::string& type, int64_t bx, in
       "{ind}  #pragma unroll\n"
       "{ind}  for (int stark_k = 0; stark_k < {K}; ++stark_k) {{\n"
       "{ind}    const int stark_e = stark_me + stark_k * {T};\n"
-      "{ind}    const long long stark_at = stark_corner + static_cast<long long>(stark_e / {TC}) * ({W}) + stark_e % {TC};\n"
+      "{ind}    const long long stark_at = stark_corner + static_cast<long long>(stark_e / {TC}) * ({W}) + stark_e % "
+      "{TC};\n"
       "{ind}    stark_held[stark_k] = stark_e < {N} && stark_at >= 0 && stark_at < stark_end ? {P}[stark_at] : {t}();\n"
       "{ind}  }}\n"
       "{ind}  #pragma unroll\n"
@@ -235,9 +240,10 @@ Expected<Variant> TileStencil::apply(const Subject& s, const Params& p) const {
   if (rows > 1) {
     std::string text = *edited;
     while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.pop_back();
-    body += fmt::format("\n{ind}#pragma unroll\n{ind}for (int {j} = 0; {j} < {R}; ++{j}) {{  // the thread's points, one per row band{text}\n{ind}}}\n",
-                        fmt::arg("ind", ind), fmt::arg("j", j), fmt::arg("R", rows),
-                        fmt::arg("text", indent_more(text, "  ")));
+    body += fmt::format(
+        "\n{ind}#pragma unroll\n{ind}for (int {j} = 0; {j} < {R}; ++{j}) {{  // the thread's points, one per row "
+        "band{text}\n{ind}}}\n",
+        fmt::arg("ind", ind), fmt::arg("j", j), fmt::arg("R", rows), fmt::arg("text", indent_more(text, "  ")));
   } else {
     body += *edited;
   }
@@ -246,8 +252,8 @@ Expected<Variant> TileStencil::apply(const Subject& s, const Params& p) const {
   if (!source) return source.error();
   Variant v = s.with_source(std::move(*source));
   v.launch.block = {std::to_string(bx), std::to_string(by), "1"};
-  v.launch.grid = {fmt::format("ceil_div({}, {})", st->width, bx), fmt::format("ceil_div({}, {})", st->height, by * rows),
-                   "grid.z"};
+  v.launch.grid = {fmt::format("ceil_div({}, {})", st->width, bx),
+                   fmt::format("ceil_div({}, {})", st->height, by * rows), "grid.z"};
   return v;
 }
 

@@ -50,9 +50,7 @@ TEST_F(TileStencilTest, TheFivePointStencilReadsItsNeighboursFromASharedTile) {
     // input is read only by the load.
     EXPECT_EQ(count(text, "stark_tile["), 1u + 1u + 6u) << text;  // declaration, load, reads
     EXPECT_EQ(count(text, "in["), 1u) << text;
-    EXPECT_NE(text.find(banded ? "stark_tile[34][34]" : "stark_tile[10][34]"),
-              std::string::npos)
-        << text;
+    EXPECT_NE(text.find(banded ? "stark_tile[34][34]" : "stark_tile[10][34]"), std::string::npos) << text;
     // The load and its barrier come before the early return.
     EXPECT_LT(text.find("__syncthreads()"), text.find(banded ? "continue;" : "return;")) << text;
     EXPECT_EQ(count(text, "return;"), banded ? 0u : 1u) << text;
@@ -84,7 +82,8 @@ TEST_F(TileStencilTest, KernelsThatAreNotStencilsAreLeftAlone) {
     ASSERT_TRUE(options) << id << ": " << options.error().message;
     for (const auto& l : *options) EXPECT_NE(l.rfind("tile-stencil", 0), 0u) << id << ": " << l;
   }
-  auto refused = code(team, kernel("src/transpose.cu:bench::transpose_kernel"), "tile-stencil(rows_per_thread=1,x=32,y=8)");
+  auto refused =
+      code(team, kernel("src/transpose.cu:bench::transpose_kernel"), "tile-stencil(rows_per_thread=1,x=32,y=8)");
   ASSERT_FALSE(refused.value);
   EXPECT_NE(refused.value.error().message.find("tile-stencil does not apply"), std::string::npos)
       << refused.value.error().message;

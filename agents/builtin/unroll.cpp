@@ -34,7 +34,8 @@ std::vector<Params> Unroll::candidates(const Subject& s) const {
 Expected<Variant> Unroll::apply(const Subject& s, const Params& p) const {
   std::vector<Edit> edits;
   for (const Loop* l : unrollable(s)) {
-    std::string pragma = l->trip_count && *l->trip_count <= 64 ? "#pragma unroll" : fmt::format("#pragma unroll {}", p.get("factor"));
+    std::string pragma =
+        l->trip_count && *l->trip_count <= 64 ? "#pragma unroll" : fmt::format("#pragma unroll {}", p.get("factor"));
     edits.push_back({l->header.begin, l->header.begin, pragma + "\n" + indentation_at(s.source, l->header.begin)});
   }
   if (edits.empty()) return Error{"unroll: no loop to unroll"};

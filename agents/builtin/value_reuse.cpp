@@ -12,10 +12,10 @@ bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c =
 
 /// Math calls worth computing once; all pure.
 bool costly(const std::string& name) {
-  static const std::set<std::string> names = {
-      "expf",  "exp",  "__expf", "exp2f", "exp2",   "expm1f", "logf",  "log",  "__logf", "log2f",  "log1pf",
-      "sinf",  "cosf", "__sinf", "__cosf", "tanhf", "tanh",   "powf",  "pow",  "__powf", "sqrtf",  "sqrt",
-      "rsqrtf", "erff", "erf",   "cbrtf"};
+  static const std::set<std::string> names = {"expf",   "exp",    "__expf", "exp2f",  "exp2", "expm1f", "logf",
+                                              "log",    "__logf", "log2f",  "log1pf", "sinf", "cosf",   "__sinf",
+                                              "__cosf", "tanhf",  "tanh",   "powf",   "pow",  "__powf", "sqrtf",
+                                              "sqrt",   "rsqrtf", "erff",   "erf",    "cbrtf"};
   return names.count(name) > 0;
 }
 
@@ -79,8 +79,8 @@ std::optional<Call> enclosing_costly_call(const std::string& text, size_t at) {
 std::vector<size_t> occurrences(const std::string& text, const std::string& what) {
   std::vector<size_t> out;
   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1))
-    if ((at == 0 || !is_word(text[at - 1])) && (at + what.size() >= text.size() || !is_word(text[at + what.size()]) ||
-                                                !is_word(what.back())))
+    if ((at == 0 || !is_word(text[at - 1])) &&
+        (at + what.size() >= text.size() || !is_word(text[at + what.size()]) || !is_word(what.back())))
       out.push_back(at);
   return out;
 }
@@ -138,7 +138,8 @@ bool may_write(const std::string& text, const std::string& identifier) {
       if (next == std::string::npos) break;
       if (text[next] == '.' || (text.compare(next, 2, "->") == 0)) {
         after = next + (text[next] == '.' ? 1 : 2);
-        while (after < text.size() && (is_word(text[after]) || std::isspace(static_cast<unsigned char>(text[after])))) ++after;
+        while (after < text.size() && (is_word(text[after]) || std::isspace(static_cast<unsigned char>(text[after]))))
+          ++after;
       } else if (text[next] == '[') {
         size_t close = text.find(']', next);
         if (close == std::string::npos) return true;
@@ -158,8 +159,8 @@ bool may_write(const std::string& text, const std::string& identifier) {
     if (head.ends_with("++") || head.ends_with("--")) return true;
     if (head.ends_with("&") && !head.ends_with("&&")) return true;
     // Passed whole to a call that may take it by reference.
-    bool bare_argument = (head.ends_with("(") || head.ends_with(",")) &&
-                         (rest.starts_with(")") || rest.starts_with(","));
+    bool bare_argument =
+        (head.ends_with("(") || head.ends_with(",")) && (rest.starts_with(")") || rest.starts_with(","));
     if (bare_argument) {
       size_t open = head.ends_with("(") ? before - 1 : unmatched_open(text, before);
       if (open == std::string::npos || !pure(name_before(text, open, nullptr))) return true;

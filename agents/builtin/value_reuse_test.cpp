@@ -12,8 +12,7 @@ bool always(const std::string&, size_t, size_t) { return true; }
 
 TEST(ValueReuse, SoftmaxComputesEachExponentialOnce) {
   std::vector<std::string> passes = {
-      "max_value = fmaxf(max_value, row[k]);",
-      "sum += expf(row[k] - max_value);",
+      "max_value = fmaxf(max_value, row[k]);", "sum += expf(row[k] - max_value);",
       "out[c] = expf( row[k]-max_value ) / sum;",  // spelled differently, the same call
   };
   std::vector<std::pair<std::string, std::pair<size_t, size_t>>> asked;
@@ -50,8 +49,8 @@ TEST(ValueReuse, LeavesPassesAloneWhenTheValueCouldDiffer) {
 }
 
 TEST(ValueReuse, TheInnermostCostlyCallIsStored) {
-  auto reused = reuse_costly_call({"s += logf(1.0f + expf(row[k]));", "y = 2.0f * logf(1.0f + expf(row[k]));"},
-                                  kElement, always);
+  auto reused =
+      reuse_costly_call({"s += logf(1.0f + expf(row[k]));", "y = 2.0f * logf(1.0f + expf(row[k]));"}, kElement, always);
   ASSERT_TRUE(reused);
   EXPECT_EQ((*reused)[0], "s += logf(1.0f + (row[k] = expf(row[k])));");
   EXPECT_EQ((*reused)[1], "y = 2.0f * logf(1.0f + row[k]);");

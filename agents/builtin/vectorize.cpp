@@ -47,9 +47,10 @@ bool vectorizable_element(const Subject& s, const std::string& param) {
     if (const Param* p = s.analysis->param(param)) types.push_back(p->pointee);
   if (types.empty()) return false;
   static const std::vector<std::string> known = {
-      "float", "double", "int", "unsigned int", "long long", "unsigned long long", "long", "unsigned long",
-      "short", "unsigned short", "char", "signed char", "unsigned char", "__half", "__nv_bfloat16", "int64_t",
-      "uint64_t", "int32_t", "uint32_t", "size_t"};
+      "float",         "double",        "int",           "unsigned int",   "long long", "unsigned long long",
+      "long",          "unsigned long", "short",         "unsigned short", "char",      "signed char",
+      "unsigned char", "__half",        "__nv_bfloat16", "int64_t",        "uint64_t",  "int32_t",
+      "uint32_t",      "size_t"};
   return std::all_of(types.begin(), types.end(),
                      [](const std::string& t) { return std::find(known.begin(), known.end(), t) != known.end(); });
 }
@@ -61,7 +62,8 @@ Expected<Elementwise> recognise(const Subject& s) {
   if (!body) return Error{why};
   if (a.uses_sync || a.uses_shared_memory || a.uses_warp_ops || !a.atomics.empty())
     return Error{"threads cooperate (shared memory, barriers, warp operations or atomics)"};
-  Elementwise e{*body, s.source.substr(static_cast<size_t>(body->begin), static_cast<size_t>(body->end - body->begin)), {}};
+  Elementwise e{
+      *body, s.source.substr(static_cast<size_t>(body->begin), static_cast<size_t>(body->end - body->begin)), {}};
   const std::string& text = e.text;
   if (std::regex_search(text, std::regex(R"(\breturn\b)"))) return Error{"the per-element code returns early"};
   if (a.accesses.empty()) return Error{"no array accesses"};
@@ -82,9 +84,11 @@ Expected<Elementwise> recognise(const Subject& s) {
     // Any other use of the pointer (p + i, *p, a call) would miss the vector.
     std::regex word("\\b" + prm.name + "\\b");
     auto found = std::distance(std::sregex_iterator(text.begin(), text.end(), word), std::sregex_iterator());
-    if (found != uses[prm.name]) return Error{fmt::format("'{}' is used other than as {}[{}]", prm.name, prm.name, body->index->var)};
+    if (found != uses[prm.name])
+      return Error{fmt::format("'{}' is used other than as {}[{}]", prm.name, prm.name, body->index->var)};
     if (!uses[prm.name]) continue;
-    if (!vectorizable_element(s, prm.name)) return Error{fmt::format("'{}' has no element type a vector can hold", prm.name)};
+    if (!vectorizable_element(s, prm.name))
+      return Error{fmt::format("'{}' has no element type a vector can hold", prm.name)};
     e.arrays.push_back(arr);
   }
   return e;
@@ -94,7 +98,8 @@ Expected<Elementwise> recognise(const Subject& s) {
 std::string element_code(const Subject& s, const Elementwise& e, const std::string& prefix, int k) {
   std::vector<Edit> edits;
   for (const auto& acc : s.analysis->accesses)
-    edits.push_back({acc.expr.begin - e.body.begin, acc.expr.end - e.body.begin, fmt::format("{}_{}.e[{}]", prefix, acc.base, k)});
+    edits.push_back(
+        {acc.expr.begin - e.body.begin, acc.expr.end - e.body.begin, fmt::format("{}_{}.e[{}]", prefix, acc.base, k)});
   return *apply_edits(e.text, edits);  // accesses never overlap: each is exactly p[i]
 }
 
@@ -141,21 +146,22 @@ Expected<Variant> Vectorize::apply(const Subject& s, const Params& p) const {
   std::string aligned, vectors, stores;
   for (const auto& arr : e->arrays) {
     aligned += fmt::format(" && {}_aligned({})", pre, arr.name);
-    vectors += arr.load ? fmt::format("{ind}  auto {p}_{a} = {p}_load({a} + {f});\n", fmt::arg("ind", ind), fmt::arg("p", pre),
-                                      fmt::arg("a", arr.name), fmt::arg("f", first))
-                        : fmt::format("{ind}  decltype({p}_load({a})) {p}_{a};\n", fmt::arg("ind", ind), fmt::arg("p", pre),
-                                      fmt::arg("a", arr.name));
+    vectors += arr.load ? fmt::format("{ind}  auto {p}_{a} = {p}_load({a} + {f});\n", fmt::arg("ind", ind),
+                                      fmt::arg("p", pre), fmt::arg("a", arr.name), fmt::arg("f", first))
+                        : fmt::format("{ind}  decltype({p}_load({a})) {p}_{a};\n", fmt::arg("ind", ind),
+                                      fmt::arg("p", pre), fmt::arg("a", arr.name));
     if (arr.store) stores += fmt::format("{}  {}_store({} + {}, {}_{});\n", ind, pre, arr.name, first, pre, arr.name);
   }
   std::string fast;
   for (int k = 0; k < kWidth; ++k) {
     std::string code = element_code(s, *e, pre, k);
     // The index only where the element's code still uses it (nvcc warns of unused variables).
-    std::string index = std::regex_search(code, std::regex("\\b" + idx.var + "\\b"))
-                            ? fmt::format("{}    {} {} = static_cast<{}>({} + {});\n", ind, itype, idx.var, itype, first, k)
-                            : std::string();
-    fast += fmt::format("{ind}  {{\n{index}{ind}    {code}\n{ind}  }}\n", fmt::arg("ind", ind), fmt::arg("index", index),
-                        fmt::arg("code", indent_more(code, "    ")));
+    std::string index =
+        std::regex_search(code, std::regex("\\b" + idx.var + "\\b"))
+            ? fmt::format("{}    {} {} = static_cast<{}>({} + {});\n", ind, itype, idx.var, itype, first, k)
+            : std::string();
+    fast += fmt::format("{ind}  {{\n{index}{ind}    {code}\n{ind}  }}\n", fmt::arg("ind", ind),
+                        fmt::arg("index", index), fmt::arg("code", indent_more(code, "    ")));
   }
   std::string code = fmt::format(
       "const long long {f} = {w}LL * (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x);\n"
@@ -172,7 +178,8 @@ Expected<Variant> Vectorize::apply(const Subject& s, const Params& p) const {
       fmt::arg("aligned", aligned), fmt::arg("ind", ind), fmt::arg("vectors", vectors), fmt::arg("fast", fast),
       fmt::arg("stores", stores), fmt::arg("k", pre + "_k"), fmt::arg("t", itype), fmt::arg("i", idx.var),
       fmt::arg("original", indent_more(e->text, "    ")));
-  auto source = apply_edits(s.source, {{body.replace_begin, body.replace_end, code}, before_kernel(*s.analysis, helpers(pre))});
+  auto source =
+      apply_edits(s.source, {{body.replace_begin, body.replace_end, code}, before_kernel(*s.analysis, helpers(pre))});
   if (!source) return source.error();
   Variant v;
   v.kernel = s.kernel->id;

@@ -95,7 +95,8 @@ Expected<ChatReply> AnthropicClient::parse(const ChatRequest& request, const Htt
     if (block.is_object() && block.value("type", "") == "text" && block.contains("text") && block["text"].is_string())
       reply.text += block["text"].get<std::string>();
   reply.text = scrub(std::move(reply.text), call.secret);  // a server may echo the key
-  std::string stop = j.contains("stop_reason") && j["stop_reason"].is_string() ? j["stop_reason"].get<std::string>() : "";
+  std::string stop =
+      j.contains("stop_reason") && j["stop_reason"].is_string() ? j["stop_reason"].get<std::string>() : "";
   if (stop == "refusal" && reply.text.empty())
     return Error{fmt::format("model '{}' declined the request (stop_reason \"refusal\")", request.model)};
   reply.truncated = stop == "max_tokens" || stop == "model_context_window_exceeded";
@@ -109,8 +110,8 @@ Expected<ChatReply> AnthropicClient::parse(const ChatRequest& request, const Htt
     reply.completion_tokens = int_field(u, "output_tokens");
     // Cache writes have their own rate, which the table does not hold.
     if (priced_ && options_.prices && cache_write == 0)
-      reply.cost_usd = options_.prices->cost("anthropic", request.model, reply.prompt_tokens, reply.cached_prompt_tokens,
-                                             reply.completion_tokens);
+      reply.cost_usd = options_.prices->cost("anthropic", request.model, reply.prompt_tokens,
+                                             reply.cached_prompt_tokens, reply.completion_tokens);
   }
   return reply;
 }

@@ -22,7 +22,7 @@ struct AnthropicOptions {
   std::string base_url = "https://api.anthropic.com";  // with or without a trailing /v1
   std::optional<std::string> api_key;                  // sent as x-api-key
   std::string key_env = "ANTHROPIC_API_KEY";
-  std::string version = "2023-06-01";                  // the anthropic-version header
+  std::string version = "2023-06-01";  // the anthropic-version header
   HttpTimeouts timeouts;
   RetryPolicy retry;
   int concurrency = 4;

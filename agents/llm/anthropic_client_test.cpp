@@ -155,8 +155,8 @@ TEST_F(AnthropicClientTest, RejectedKey) {
   AnthropicClient client(options(server, "sk-ant-wrong"));
   auto reply = client.complete(request("claude-haiku-4-5"));
   ASSERT_FALSE(reply);
-  EXPECT_EQ(reply.error().message,
-            "the API rejected the key in ANTHROPIC_API_KEY (HTTP 401 from " + server.anthropic_base() + "/v1/messages)");
+  EXPECT_EQ(reply.error().message, "the API rejected the key in ANTHROPIC_API_KEY (HTTP 401 from " +
+                                       server.anthropic_base() + "/v1/messages)");
   EXPECT_EQ(server.count(), 1);
 }
 

@@ -97,26 +97,30 @@ Error http_failure(const CallContext& call, const PostOutcome& outcome) {
                                call.url, says)};
     case 404:
       if (mentions_model(body))
-        return Error{fmt::format("the API does not know model '{}' (HTTP 404 from {}): {}", call.model, call.url, says)};
-      return Error{fmt::format("{} answered HTTP 404: check the base URL (OpenAI-compatible servers usually end in /v1): {}",
-                               call.url, says)};
+        return Error{
+            fmt::format("the API does not know model '{}' (HTTP 404 from {}): {}", call.model, call.url, says)};
+      return Error{
+          fmt::format("{} answered HTTP 404: check the base URL (OpenAI-compatible servers usually end in /v1): {}",
+                      call.url, says)};
     case 429:
       if (is_quota_exhausted(r))
         return Error{fmt::format("{} refused the request: the account's quota or spend limit is used up (HTTP 429): {}",
                                  call.url, says)};
       break;
-    default:
-      break;
+    default: break;
   }
   if (outcome.refused_wait)
-    return Error{fmt::format("{} asked to wait {:g} s before retrying (HTTP {}), longer than STARK waits; try later: {}",
-                             call.url, static_cast<double>(outcome.refused_wait->count()) / 1000.0, r.status, says)};
+    return Error{
+        fmt::format("{} asked to wait {:g} s before retrying (HTTP {}), longer than STARK waits; try later: {}",
+                    call.url, static_cast<double>(outcome.refused_wait->count()) / 1000.0, r.status, says)};
   if (ApiHttp::retryable_status(r.status)) {
     std::string what = r.status == 429 ? "is rate limiting requests" : "is failing";
-    return Error{fmt::format("{} {} (HTTP {} after {} attempts): {}", call.url, what, r.status, outcome.attempts, says)};
+    return Error{
+        fmt::format("{} {} (HTTP {} after {} attempts): {}", call.url, what, r.status, outcome.attempts, says)};
   }
   if (r.status >= 400 && r.status < 500)
-    return Error{fmt::format("{} rejected the request for model '{}' (HTTP {}): {}", call.url, call.model, r.status, says)};
+    return Error{
+        fmt::format("{} rejected the request for model '{}' (HTTP {}): {}", call.url, call.model, r.status, says)};
   return Error{fmt::format("unexpected HTTP {} from {}: {}", r.status, call.url, says)};
 }
 

@@ -30,7 +30,7 @@ struct CallContext {
   std::string model;
   std::string key_env;  // OPENAI_API_KEY, ANTHROPIC_API_KEY
   bool key_sent = false;
-  std::string secret;   // scrubbed from anything the server says
+  std::string secret;  // scrubbed from anything the server says
 };
 
 /// A 429 that waiting will not fix: an exhausted quota or spend limit

@@ -48,9 +48,7 @@ Expected<PostOutcome> ApiHttp::post(const HttpRequest& request,
     auto own = Clock::now() + *policy_.call_limit;
     deadline = deadline ? std::min(*deadline, own) : own;
   }
-  auto remaining = [&] {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - Clock::now());
-  };
+  auto remaining = [&] { return std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - Clock::now()); };
   auto out_of_time = [&] {
     return Error{fmt::format("no complete reply from {} before the call's time ran out ({})", request.url,
                              request.deadline && (!policy_.call_limit || *deadline == *request.deadline)
@@ -79,8 +77,8 @@ Expected<PostOutcome> ApiHttp::post(const HttpRequest& request,
     } else {
       last_failure = std::get<TransportError>(result);
       if (last_failure.kind == TransportError::Kind::TooLarge)
-        return Error{fmt::format("{} sent a reply larger than {} MiB; it was refused", request.url,
-                                 kMaxResponseBytes >> 20)};
+        return Error{
+            fmt::format("{} sent a reply larger than {} MiB; it was refused", request.url, kMaxResponseBytes >> 20)};
       if (last_failure.kind == TransportError::Kind::Other)
         return Error{fmt::format("cannot talk to {}: {}", request.url, last_failure.message)};
       if (deadline && last_failure.kind == TransportError::Kind::Timeout && remaining().count() <= 0)
@@ -94,8 +92,8 @@ Expected<PostOutcome> ApiHttp::post(const HttpRequest& request,
   if (last_failure.kind == TransportError::Kind::Timeout)
     return Error{fmt::format("no complete reply from {} within {} ({} attempts; raise the timeout for slow models)",
                              request.url, seconds_text(timeouts_.total), policy_.max_attempts)};
-  return Error{fmt::format("cannot reach {} after {} attempts: {}", request.url, policy_.max_attempts,
-                           last_failure.message)};
+  return Error{
+      fmt::format("cannot reach {} after {} attempts: {}", request.url, policy_.max_attempts, last_failure.message)};
 }
 
 }  // namespace stark::llm

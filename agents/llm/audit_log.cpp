@@ -37,7 +37,8 @@ std::string utc_now() {
 
 }  // namespace
 
-AuditLog::AuditLog(fs::path dir, std::vector<std::string> secrets) : dir_(std::move(dir)), secrets_(std::move(secrets)) {
+AuditLog::AuditLog(fs::path dir, std::vector<std::string> secrets)
+    : dir_(std::move(dir)), secrets_(std::move(secrets)) {
   std::erase(secrets_, std::string());
 }
 

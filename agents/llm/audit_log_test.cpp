@@ -132,9 +132,8 @@ TEST(AuditLog, NumbersContinueAfterAnEarlierRun) {
 TEST(AuditLog, SecretsAreScrubbedFromEverythingWritten) {
   TempDir dir;
   const std::string key = "sk-audit-secret-0042";
-  auto inner = std::make_shared<Inner>([&](const ChatRequest&) -> Expected<ChatReply> {
-    return Error{"server said: bad key " + key};
-  });
+  auto inner = std::make_shared<Inner>(
+      [&](const ChatRequest&) -> Expected<ChatReply> { return Error{"server said: bad key " + key}; });
   AuditingClient client(inner, std::make_shared<AuditLog>(dir.path(), std::vector<std::string>{key}), "openai", "x");
   EXPECT_FALSE(client.complete(request("plan", "a prompt that quotes " + key)));
   EXPECT_TRUE(testing::files_containing(dir.path(), key).empty());

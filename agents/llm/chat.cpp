@@ -60,10 +60,9 @@ Expected<void> validate_request(const ChatRequest& request) {
   if (request.messages.empty()) return Error{"a chat request needs at least one message"};
   for (const auto& m : request.messages)
     if (m.role != "user" && m.role != "assistant")
-      return Error{fmt::format("chat message role '{}' is not 'user' or 'assistant' (the system prompt has its own field)",
-                               m.role)};
-  if (request.max_tokens <= 0)
-    return Error{fmt::format("max_tokens must be positive, got {}", request.max_tokens)};
+      return Error{fmt::format(
+          "chat message role '{}' is not 'user' or 'assistant' (the system prompt has its own field)", m.role)};
+  if (request.max_tokens <= 0) return Error{fmt::format("max_tokens must be positive, got {}", request.max_tokens)};
   return {};
 }
 

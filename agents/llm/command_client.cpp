@@ -53,8 +53,10 @@ Expected<ChatReply> CommandClient::complete(const ChatRequest& request) {
   // The caller's deadline (a kernel's --time-limit) cuts a run short.
   std::chrono::milliseconds limit = options_.timeout;
   if (request.deadline) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*request.deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return Error{fmt::format("the command '{}' was not run: the kernel's --time-limit has passed", options_.command)};
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(*request.deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0)
+      return Error{fmt::format("the command '{}' was not run: the kernel's --time-limit has passed", options_.command)};
     limit = std::min(limit, left);
   }
   ProcessOptions run_options = ProcessOptions::in(options_.cwd);
@@ -79,7 +81,8 @@ Expected<ChatReply> CommandClient::complete(const ChatRequest& request) {
     return Error{fmt::format("the command '{}' failed ({}): {}", options_.command, run->status.describe(),
                              stderr_tail(run->err))};
   if (blank(run->output))
-    return Error{fmt::format("the command '{}' printed nothing on stdout: {}", options_.command, stderr_tail(run->err))};
+    return Error{
+        fmt::format("the command '{}' printed nothing on stdout: {}", options_.command, stderr_tail(run->err))};
   ChatReply reply;
   reply.text = std::move(run->output);
   return reply;

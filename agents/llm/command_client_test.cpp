@@ -68,7 +68,8 @@ TEST(CommandClient, RunsThroughTheShell) {
 
 TEST(CommandClient, FailureCarriesTheExitStatusAndStderrTail) {
   TempDir dir;
-  auto failing = script(dir, "fail.sh", "cat >/dev/null\necho 'line one' >&2\necho 'quota exceeded for house-model' >&2\nexit 3\n");
+  auto failing = script(dir, "fail.sh",
+                        "cat >/dev/null\necho 'line one' >&2\necho 'quota exceeded for house-model' >&2\nexit 3\n");
   auto reply = client(failing.string()).complete(request());
   ASSERT_FALSE(reply);
   const std::string& m = reply.error().message;

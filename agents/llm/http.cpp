@@ -110,20 +110,15 @@ std::variant<HttpResponse, TransportError> http_post(const HttpRequest& request,
     std::string what = error_buffer[0] ? std::string(error_buffer) : std::string(curl_easy_strerror(rc));
     TransportError::Kind kind = TransportError::Kind::Other;
     switch (rc) {
-      case CURLE_OPERATION_TIMEDOUT:
-        kind = TransportError::Kind::Timeout;
-        break;
+      case CURLE_OPERATION_TIMEDOUT: kind = TransportError::Kind::Timeout; break;
       case CURLE_COULDNT_CONNECT:
       case CURLE_COULDNT_RESOLVE_HOST:
       case CURLE_COULDNT_RESOLVE_PROXY:
       case CURLE_SEND_ERROR:
       case CURLE_RECV_ERROR:
       case CURLE_GOT_NOTHING:
-      case CURLE_PARTIAL_FILE:
-        kind = TransportError::Kind::Connect;
-        break;
-      default:
-        break;
+      case CURLE_PARTIAL_FILE: kind = TransportError::Kind::Connect; break;
+      default: break;
     }
     return TransportError{kind, what};
   }
@@ -181,8 +176,7 @@ std::string redact_url(std::string_view url) {
     size_t eq = param.find('=');
     if (eq != std::string_view::npos && is_secret_header(std::string(param.substr(1, eq - 1))))
       out += std::string(param.substr(0, eq + 1)) + mark;
-    else
-      out += param;
+    else out += param;
     i = end == std::string_view::npos ? params.size() : end;
   }
   if (fragment != std::string_view::npos) out += rest.substr(fragment);

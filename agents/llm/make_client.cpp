@@ -31,8 +31,9 @@ struct Provider {
 
 }  // namespace
 
-Expected<ClientStack> make_chat_client(const std::string& backend, const std::string& model, const std::string& base_url,
-                                       const std::string& command, const ClientOptions& options) {
+Expected<ClientStack> make_chat_client(const std::string& backend, const std::string& model,
+                                       const std::string& base_url, const std::string& command,
+                                       const ClientOptions& options) {
   if (options.concurrency < 1) return Error{fmt::format("concurrency must be at least 1, got {}", options.concurrency)};
   auto env = options.env ? options.env : process_env;
 
@@ -43,11 +44,12 @@ Expected<ClientStack> make_chat_client(const std::string& backend, const std::st
   std::shared_ptr<ChatClient> client;
 
   if (backend == "openai" || backend == "anthropic") {
-    Provider p = backend == "openai"
-                     ? Provider{"https://api.openai.com/v1", "api.openai.com", "OPENAI_API_KEY",
-                                "export your OpenAI API key, or pass --base-url to use a local OpenAI-compatible server"}
-                     : Provider{"https://api.anthropic.com", "api.anthropic.com", "ANTHROPIC_API_KEY",
-                                "export your Anthropic API key, or pass --base-url to use a compatible server"};
+    Provider p =
+        backend == "openai"
+            ? Provider{"https://api.openai.com/v1", "api.openai.com", "OPENAI_API_KEY",
+                       "export your OpenAI API key, or pass --base-url to use a local OpenAI-compatible server"}
+            : Provider{"https://api.anthropic.com", "api.anthropic.com", "ANTHROPIC_API_KEY",
+                       "export your Anthropic API key, or pass --base-url to use a compatible server"};
     if (model.empty()) return Error{fmt::format("the {} backend needs a model: pass --model", backend)};
     stack.base_url = base_url.empty() ? p.default_base : base_url;
     if (!stack.base_url.starts_with("http://") && !stack.base_url.starts_with("https://"))
@@ -67,8 +69,10 @@ Expected<ClientStack> make_chat_client(const std::string& backend, const std::st
       }
       std::string provider = backend, base = stack.base_url;
       stack.unknown_cost = [prices, provider, hosted, base](const std::string& m) -> std::string {
-        if (!hosted) return fmt::format("{} is not {}'s own API, so its prices are unknown", redact_url(base), provider);
-        if (!prices->find(provider, m)) return fmt::format("the price table has no entry for {} model '{}'", provider, m);
+        if (!hosted)
+          return fmt::format("{} is not {}'s own API, so its prices are unknown", redact_url(base), provider);
+        if (!prices->find(provider, m))
+          return fmt::format("the price table has no entry for {} model '{}'", provider, m);
         return "";
       };
       if (backend == "openai") {
@@ -98,7 +102,8 @@ Expected<ClientStack> make_chat_client(const std::string& backend, const std::st
       std::ostream& out = options.dry_run_out ? *options.dry_run_out : std::cout;
       client = std::make_shared<DryRunClient>(out, fmt::format("the command '{}'", command));
     } else {
-      client = std::make_shared<CommandClient>(CommandOptions{command, options.command_timeout, options.concurrency, {}});
+      client =
+          std::make_shared<CommandClient>(CommandOptions{command, options.command_timeout, options.concurrency, {}});
     }
     stack.unknown_cost = [](const std::string&) -> std::string { return "the command backend reports no prices"; };
   } else {
@@ -115,8 +120,9 @@ Expected<ClientStack> make_chat_client(const std::string& backend, const std::st
   std::vector<std::string> secrets;
   if (key) secrets.push_back(*key);
   if (!options.cache_dir.empty() && !options.dry_run) {
-    stack.cache = std::make_shared<CachingClient>(
-        client, std::make_shared<const ResponseCache>(options.cache_dir, secrets), backend, shown_url, options.cache_read);
+    stack.cache =
+        std::make_shared<CachingClient>(client, std::make_shared<const ResponseCache>(options.cache_dir, secrets),
+                                        backend, shown_url, options.cache_read);
     client = stack.cache;
   }
   if (!options.audit_dir.empty())

@@ -40,9 +40,9 @@ struct ClientOptions {
 /// The built stack and what it talks to.
 struct ClientStack {
   std::shared_ptr<ChatClient> client;
-  std::string backend;   // openai, anthropic, command
+  std::string backend;  // openai, anthropic, command
   std::string model;
-  std::string base_url;  // the endpoint's base URL; the command line for the command backend
+  std::string base_url;                  // the endpoint's base URL; the command line for the command backend
   std::shared_ptr<CachingClient> cache;  // null without a cache; its store_problem() is worth a warning
   /// Why replies of a model would have no cost on this stack (see
   /// unknown_cost_reason); empty when their cost is known.
@@ -54,8 +54,9 @@ struct ClientStack {
 /// https://api.anthropic.com, key ANTHROPIC_API_KEY) or "command" (runs
 /// `command`). A hosted endpoint without its key is an Error naming the
 /// variable; a local base URL may go without one.
-Expected<ClientStack> make_chat_client(const std::string& backend, const std::string& model, const std::string& base_url,
-                                       const std::string& command, const ClientOptions& options);
+Expected<ClientStack> make_chat_client(const std::string& backend, const std::string& model,
+                                       const std::string& base_url, const std::string& command,
+                                       const ClientOptions& options);
 
 /// Why `stark optimize --max-cost` cannot be kept for these models: the
 /// first model whose replies would have no cost (not in the price table, an

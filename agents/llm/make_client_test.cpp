@@ -16,9 +16,9 @@ namespace stark::llm {
 namespace {
 
 using namespace std::chrono_literals;
+using stark::testing::TempDir;
 using testing::FakeLlmServer;
 using testing::FakeServerConfig;
-using stark::testing::TempDir;
 
 const std::vector<std::pair<std::string, std::string>> kJson = {{"Content-Type", "application/json"}};
 
@@ -179,12 +179,11 @@ TEST(MakeClient, TheKeyAppearsInNoFileItWrote) {
   for (const auto& r : server.received()) EXPECT_EQ(r.headers.at("authorization"), "Bearer " + key);
 
   // A wrong key whose 401 answer quotes the key it got.
-  auto wrong = make_chat_client("openai", "local-coder", server.openai_base(), "",
-                                [&] {
-                                  auto w = options({{"OPENAI_API_KEY", "sk-wrong-key-c0ffee-99"}});
-                                  w.audit_dir = dir / "result" / "audit";
-                                  return w;
-                                }());
+  auto wrong = make_chat_client("openai", "local-coder", server.openai_base(), "", [&] {
+    auto w = options({{"OPENAI_API_KEY", "sk-wrong-key-c0ffee-99"}});
+    w.audit_dir = dir / "result" / "audit";
+    return w;
+  }());
   ASSERT_TRUE(wrong);
   auto rejected = wrong->client->complete(request("local-coder", "code"));
   ASSERT_FALSE(rejected);
@@ -261,7 +260,8 @@ TEST(MakeClient, CredentialHeadersAndUrlsAreRedacted) {
     EXPECT_TRUE(is_secret_header(name)) << name;
   for (const char* name : {"Content-Type", "anthropic-version", "Accept"}) EXPECT_FALSE(is_secret_header(name)) << name;
   EXPECT_EQ(redact_url("https://api.openai.com/v1"), "https://api.openai.com/v1");
-  EXPECT_EQ(redact_url("http://u:p@[::1]:8080/v1?key=abc&model=x#k"), "http://[redacted]@[::1]:8080/v1?key=[redacted]&model=x#k");
+  EXPECT_EQ(redact_url("http://u:p@[::1]:8080/v1?key=abc&model=x#k"),
+            "http://[redacted]@[::1]:8080/v1?key=[redacted]&model=x#k");
   EXPECT_EQ(redact_url("http://token@host"), "http://[redacted]@host");
   EXPECT_EQ(redact_url("ssh me@host llm --key=k"), "ssh me@host llm --key=k");  // a command, not a URL
 }

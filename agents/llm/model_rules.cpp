@@ -34,7 +34,8 @@ bool take_number(std::string_view& s, int& value) {
 bool openai_rejects_temperature(std::string_view model) {
   std::string m = lower(after_slash(model));
   std::string_view v = m;
-  if (v.size() >= 2 && v[0] == 'o' && std::isdigit(static_cast<unsigned char>(v[1]))) return true;  // o1, o3-mini, o4-mini
+  if (v.size() >= 2 && v[0] == 'o' && std::isdigit(static_cast<unsigned char>(v[1])))
+    return true;  // o1, o3-mini, o4-mini
   if (v.starts_with("gpt-")) {
     v.remove_prefix(4);
     int major = 0;
@@ -46,7 +47,8 @@ bool openai_rejects_temperature(std::string_view model) {
 bool anthropic_rejects_temperature(std::string_view model) {
   std::string m = lower(after_slash(model));
   std::string_view v = m;
-  if (auto dot = v.find("claude-"); dot != std::string_view::npos) v.remove_prefix(dot + 7);  // "anthropic.claude-..." too
+  if (auto dot = v.find("claude-"); dot != std::string_view::npos)
+    v.remove_prefix(dot + 7);  // "anthropic.claude-..." too
   else return false;
   if (v.starts_with("fable") || v.starts_with("mythos")) return true;
   std::string_view family;

@@ -19,9 +19,9 @@ TEST(ModelRules, ClaudeFromOpus47OnRejectsTemperature) {
                         "claude-opus-5-5", "claude-sonnet-5", "claude-sonnet-5-5", "claude-haiku-5-5",
                         "claude-fable-5-1", "claude-mythos-5", "anthropic/claude-sonnet-5"})
     EXPECT_TRUE(anthropic_rejects_temperature(m)) << m;
-  for (const char* m : {"claude-opus-4-6", "claude-opus-4-1-20250805", "claude-opus-4-20250514", "claude-sonnet-4-6",
-                        "claude-sonnet-4-5-20250929", "claude-haiku-4-5", "claude-3-5-sonnet-20241022",
-                        "my-local-model"})
+  for (const char* m :
+       {"claude-opus-4-6", "claude-opus-4-1-20250805", "claude-opus-4-20250514", "claude-sonnet-4-6",
+        "claude-sonnet-4-5-20250929", "claude-haiku-4-5", "claude-3-5-sonnet-20241022", "my-local-model"})
     EXPECT_FALSE(anthropic_rejects_temperature(m)) << m;
 }
 

@@ -57,16 +57,17 @@ Expected<ChatReply> OpenAiClient::complete(const ChatRequest& request) {
   bool send_temperature, completion_tokens_field;
   {
     std::lock_guard lock(mutex_);
-    send_temperature = request.temperature && !openai_rejects_temperature(request.model) &&
-                       !no_temperature_.contains(request.model);
-    completion_tokens_field = openai_uses_max_completion_tokens(request.model, official_) ||
-                              completion_tokens_.contains(request.model);
+    send_temperature =
+        request.temperature && !openai_rejects_temperature(request.model) && !no_temperature_.contains(request.model);
+    completion_tokens_field =
+        openai_uses_max_completion_tokens(request.model, official_) || completion_tokens_.contains(request.model);
   }
   CallContext call{url_, request.model, options_.key_env, options_.api_key.has_value(), options_.api_key.value_or("")};
 
   int attempts = 0;
   for (int fallback = 0;; ++fallback) {
-    HttpRequest http{url_, {{"Content-Type", "application/json"}}, body(request, send_temperature, completion_tokens_field).dump()};
+    HttpRequest http{
+        url_, {{"Content-Type", "application/json"}}, body(request, send_temperature, completion_tokens_field).dump()};
     http.deadline = request.deadline;
     if (options_.api_key) http.headers.emplace_back("Authorization", "Bearer " + *options_.api_key);
     auto outcome = http_.post(http, is_quota_exhausted);
@@ -82,7 +83,8 @@ Expected<ChatReply> OpenAiClient::complete(const ChatRequest& request) {
         send_temperature = false;
         continue;
       }
-      if (!completion_tokens_field && mentions(e, "max_tokens") && e.message.find("max_completion_tokens") != std::string::npos) {
+      if (!completion_tokens_field && mentions(e, "max_tokens") &&
+          e.message.find("max_completion_tokens") != std::string::npos) {
         completion_tokens_.insert(request.model);
         completion_tokens_field = true;
         continue;
@@ -121,7 +123,8 @@ Expected<ChatReply> OpenAiClient::parse(const ChatRequest& request, const HttpRe
                            ? choice["finish_reason"].get<std::string>()
                            : "";
   if (reply.text.empty() && message.contains("refusal") && message["refusal"].is_string())
-    return Error{fmt::format("model '{}' refused the request: {}", request.model, message["refusal"].get<std::string>())};
+    return Error{
+        fmt::format("model '{}' refused the request: {}", request.model, message["refusal"].get<std::string>())};
   reply.truncated = finish == "length";
 
   bool have_usage = j.contains("usage") && j["usage"].is_object();
@@ -129,7 +132,8 @@ Expected<ChatReply> OpenAiClient::parse(const ChatRequest& request, const HttpRe
     const json& u = j["usage"];
     reply.prompt_tokens = int_field(u, "prompt_tokens");
     reply.completion_tokens = int_field(u, "completion_tokens");
-    if (u.contains("prompt_tokens_details")) reply.cached_prompt_tokens = int_field(u["prompt_tokens_details"], "cached_tokens");
+    if (u.contains("prompt_tokens_details"))
+      reply.cached_prompt_tokens = int_field(u["prompt_tokens_details"], "cached_tokens");
   }
   if (have_usage && priced_ && options_.prices) {
     std::string answered = j.contains("model") && j["model"].is_string() ? j["model"].get<std::string>() : "";

@@ -25,7 +25,7 @@ struct OpenAiOptions {
   std::string key_env = "OPENAI_API_KEY";  // named in errors about the key
   HttpTimeouts timeouts;
   RetryPolicy retry;
-  int concurrency = 4;                                // requests in flight at most
+  int concurrency = 4;                                                      // requests in flight at most
   std::shared_ptr<const PriceTable> prices = PriceTable::shared_builtin();  // null: costs unknown
   /// Whether the endpoint bills at the table's list prices; unset: only
   /// OpenAI's own host does (a local or third-party server has unknown costs).

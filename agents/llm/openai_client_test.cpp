@@ -150,7 +150,8 @@ TEST_F(OpenAiClientTest, MaxTokensRejectedSwitchesToMaxCompletionTokens) {
 
 TEST_F(OpenAiClientTest, RateLimitedHonoursRetryAfterThenSucceeds) {
   FakeLlmServer server;
-  server.script({429, {{"Content-Type", "application/json"}, {"Retry-After", "3"}},
+  server.script({429,
+                 {{"Content-Type", "application/json"}, {"Retry-After", "3"}},
                  testing::openai_error("Rate limit reached for requests", "requests", "", "rate_limit_exceeded")});
   server.script({200, kJson, testing::openai_completion("ok")});
   OpenAiClient client(options(server));
@@ -164,7 +165,8 @@ TEST_F(OpenAiClientTest, RateLimitedHonoursRetryAfterThenSucceeds) {
 
 TEST_F(OpenAiClientTest, RetryAfterMillisecondsHeaderWins) {
   FakeLlmServer server;
-  server.script({429, {{"retry-after-ms", "250"}, {"Retry-After", "9"}}, testing::openai_error("slow down", "requests")});
+  server.script(
+      {429, {{"retry-after-ms", "250"}, {"Retry-After", "9"}}, testing::openai_error("slow down", "requests")});
   OpenAiClient client(options(server));
   ASSERT_TRUE(client.complete(request("local")));
   EXPECT_EQ(waits->get(), std::vector<std::chrono::milliseconds>{250ms});
@@ -172,7 +174,8 @@ TEST_F(OpenAiClientTest, RetryAfterMillisecondsHeaderWins) {
 
 TEST_F(OpenAiClientTest, RetryAfterDateBeyondTheLimitIsNotWaitedFor) {
   FakeLlmServer server;
-  server.script({429, {{"Retry-After", "Fri, 31 Dec 2100 23:59:59 GMT"}}, testing::openai_error("come back later", "requests")});
+  server.script(
+      {429, {{"Retry-After", "Fri, 31 Dec 2100 23:59:59 GMT"}}, testing::openai_error("come back later", "requests")});
   OpenAiClient client(options(server));
   auto reply = client.complete(request("local"));
   ASSERT_FALSE(reply);
@@ -184,7 +187,8 @@ TEST_F(OpenAiClientTest, RetryAfterDateBeyondTheLimitIsNotWaitedFor) {
 
 TEST_F(OpenAiClientTest, ServerErrorsBackOffWithSeededJitterThenSucceed) {
   FakeLlmServer server;
-  server.script({500, kJson, testing::openai_error("The server had an error while processing your request.", "server_error")});
+  server.script(
+      {500, kJson, testing::openai_error("The server had an error while processing your request.", "server_error")});
   server.script({503, kJson, testing::openai_error("Slow Down", "server_error")});
   server.script({200, kJson, testing::openai_completion("third time")});
   OpenAiClient client(options(server));

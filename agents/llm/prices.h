@@ -22,8 +22,8 @@ struct ModelPrice {
   std::string model;     // the alias; dated snapshots map onto it
   double input = 0;
   double output = 0;
-  std::optional<double> cached_input;          // prompt tokens served from the provider's prompt cache
-  std::optional<int64_t> max_prompt_tokens;    // above it a long-context rate applies (cost unknown)
+  std::optional<double> cached_input;        // prompt tokens served from the provider's prompt cache
+  std::optional<int64_t> max_prompt_tokens;  // above it a long-context rate applies (cost unknown)
   std::string as_of, source;
 };
 

@@ -91,7 +91,7 @@ Expected<ChatReply> CachingClient::complete(const ChatRequest& request) {
   if (read_)
     if (auto hit = cache_->load(key); hit && usable(*hit)) return std::move(*hit);
   auto reply = inner_->complete(request);
-  if (!reply || !usable(*reply)) return reply;  // asked again next time
+  if (!reply || !usable(*reply)) return reply;      // asked again next time
   if (auto ok = cache_->store(key, *reply); !ok) {  // the paid reply is still good: keep it, report the problem
     std::lock_guard lock(mutex_);
     if (!store_problem_) store_problem_ = ok.error().message;

@@ -12,8 +12,8 @@
 namespace stark::llm {
 namespace {
 
-using testing::FakeLlmServer;
 using stark::testing::TempDir;
+using testing::FakeLlmServer;
 
 const std::vector<std::pair<std::string, std::string>> kJson = {{"Content-Type", "application/json"}};
 
@@ -57,7 +57,8 @@ TEST(ResponseCache, SecondIdenticalRequestComesFromDiskWithoutAnHttpCall) {
   EXPECT_FALSE(second->wire);
 
   // A later process reading the same folder hits too.
-  CachingClient later(openai(server), std::make_shared<const ResponseCache>(dir.path()), "openai", server.openai_base());
+  CachingClient later(openai(server), std::make_shared<const ResponseCache>(dir.path()), "openai",
+                      server.openai_base());
   auto third = later.complete(request());
   ASSERT_TRUE(third);
   EXPECT_TRUE(third->cached);
@@ -99,7 +100,8 @@ TEST(ResponseCache, ErrorsAreNotCached) {
   server.script({400, kJson, testing::openai_error("bad request", "invalid_request_error")});
   server.script({200, kJson, testing::openai_completion("second try")});
   TempDir dir;
-  CachingClient client(openai(server), std::make_shared<const ResponseCache>(dir.path()), "openai", server.openai_base());
+  CachingClient client(openai(server), std::make_shared<const ResponseCache>(dir.path()), "openai",
+                       server.openai_base());
   EXPECT_FALSE(client.complete(request()));
   auto reply = client.complete(request());
   ASSERT_TRUE(reply);

@@ -55,7 +55,10 @@ std::optional<std::chrono::milliseconds> parse_retry_after(std::string_view valu
 }
 
 Backoff::Backoff(const RetryPolicy& policy)
-    : base_(policy.base_delay), max_(policy.max_delay), jitter_(std::clamp(policy.jitter, 0.0, 1.0)), rng_(policy.seed) {}
+    : base_(policy.base_delay),
+      max_(policy.max_delay),
+      jitter_(std::clamp(policy.jitter, 0.0, 1.0)),
+      rng_(policy.seed) {}
 
 std::chrono::milliseconds Backoff::delay(int retry) {
   double nominal = static_cast<double>(base_.count()) * std::ldexp(1.0, std::clamp(retry, 1, 62) - 1);

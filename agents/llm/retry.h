@@ -15,14 +15,14 @@ namespace stark::llm {
 
 /// The retry settings of one client.
 struct RetryPolicy {
-  int max_attempts = 5;                            // attempts in all, the first included
-  std::chrono::milliseconds base_delay{1'000};     // wait before the first retry, doubled each time
-  std::chrono::milliseconds max_delay{60'000};     // ceiling of the backoff
-  double jitter = 0.25;                            // each backoff scaled by a factor in [1-jitter, 1+jitter]
+  int max_attempts = 5;                                // attempts in all, the first included
+  std::chrono::milliseconds base_delay{1'000};         // wait before the first retry, doubled each time
+  std::chrono::milliseconds max_delay{60'000};         // ceiling of the backoff
+  double jitter = 0.25;                                // each backoff scaled by a factor in [1-jitter, 1+jitter]
   std::chrono::milliseconds max_retry_after{300'000};  // a server asking for a longer wait is not retried
   /// The whole call, every attempt and wait included (--llm-timeout); unset: only each attempt's own limit.
   std::optional<std::chrono::milliseconds> call_limit;
-  uint64_t seed = 0;                               // the jitter's seed: same seed, same delays
+  uint64_t seed = 0;  // the jitter's seed: same seed, same delays
   /// How to wait (tests record the delays instead of sleeping); empty = sleep.
   std::function<void(std::chrono::milliseconds)> sleep;
 };

@@ -17,7 +17,8 @@ uint64_t h(const std::string& s) {
 }
 
 void replace_all(std::string& s, const std::string& from, const std::string& to) {
-  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+  for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+    s.replace(at, from.size(), to);
 }
 
 }  // namespace
@@ -52,8 +53,9 @@ Evaluation SimulatedEvaluator::evaluate(const Kernel& kernel, const Variant& var
   e.variant_us = 20.0 + static_cast<double>(h(variant.source) % 10000) / 100.0;
   e.speedup = *e.baseline_us / *e.variant_us;
   // Two launch sizes, 90% and 10% of the time.
-  e.captures = {{"c-big", Timing{90.0, 89.0, 91.0, 15}, Timing{*e.variant_us * 0.9, 0, 0, 15}, 0.0, 0.0, std::nullopt},
-                {"c-small", Timing{10.0, 9.0, 11.0, 15}, Timing{*e.variant_us * 0.1, 0, 0, 15}, 0.0, 0.0, std::nullopt}};
+  e.captures = {
+      {"c-big", Timing{90.0, 89.0, 91.0, 15}, Timing{*e.variant_us * 0.9, 0, 0, 15}, 0.0, 0.0, std::nullopt},
+      {"c-small", Timing{10.0, 9.0, 11.0, 15}, Timing{*e.variant_us * 0.1, 0, 0, 15}, 0.0, 0.0, std::nullopt}};
   return e;
 }
 
@@ -84,7 +86,8 @@ RoleReply<Variant> ScriptedTeam::code(const CodeInput& in) {
   replace_all(v.source, "/*STARK_END 1*/", "");
   size_t tag = h(in.plan.strategy + in.node->variant.source) % 3;
   // Code, not a comment: the search tells candidates apart by their tokens.
-  v.source += fmt::format("\nstatic __device__ const char* stark_idea = \"{}{}\";", in.plan.strategy, tag == 0 ? " BROKEN" : "");
+  v.source += fmt::format("\nstatic __device__ const char* stark_idea = \"{}{}\";", in.plan.strategy,
+                          tag == 0 ? " BROKEN" : "");
   return {v, {{200, 80}, cost_per_call}};
 }
 

@@ -13,7 +13,7 @@
 
 #if defined(__clang__) && defined(__CUDA__) && !defined(__CUDA_ARCH__)
 
-#define STARK_COMPAT_MINMAX(A, B, R)                                              \
+#define STARK_COMPAT_MINMAX(A, B, R)                                                               \
   static inline __host__ R min(A a, B b) { return static_cast<R>(a) < static_cast<R>(b) ? a : b; } \
   static inline __host__ R max(A a, B b) { return static_cast<R>(a) > static_cast<R>(b) ? a : b; }
 
@@ -37,7 +37,7 @@ STARK_COMPAT_MINMAX(double, float, double)
 #undef STARK_COMPAT_MINMAX
 
 // The named integer forms, host and device under nvcc, device only under clang.
-#define STARK_COMPAT_NAMED(T, LO, HI)                                  \
+#define STARK_COMPAT_NAMED(T, LO, HI)                             \
   static inline __host__ T LO(T a, T b) { return a < b ? a : b; } \
   static inline __host__ T HI(T a, T b) { return a > b ? a : b; }
 

@@ -79,7 +79,9 @@ int main(int argc, char** argv) {
   };
   std::vector<double> plain, eager, injected, captured;
   // Only the capture's own timing line and errors.
-  Printer quiet{[](const std::string& s) { if (s.rfind("timing:", 0) == 0) fmt::print("  {}\n", s); },
+  Printer quiet{[](const std::string& s) {
+                  if (s.rfind("timing:", 0) == 0) fmt::print("  {}\n", s);
+                },
                 [](const std::string&) {}, [](const std::string& s) { fmt::print(stderr, "  error: {}\n", s); }};
   auto show = [](int run, const char* what, double t, int rc) {
     fmt::print("run {}: {:<9} {:.2f} s{}\n", run, what, t, rc ? " (failed)" : "");
@@ -108,11 +110,13 @@ int main(int argc, char** argv) {
   }
   double p = percentile(plain, 0.5), e = percentile(eager, 0.5), i = percentile(injected, 0.5),
          c = percentile(captured, 0.5);
-  fmt::print("where the time goes (medians): plain {:.2f} s; eager module loading {:.2f} s ({:.2f}x); capture "
-             "library loaded, nothing recorded {:.2f} s ({:.2f}x); capture {:.2f} s\n",
-             p, e, e / p, i, i / p, c);
-  fmt::print("capture overhead on `{}`: median {:.2f} s plain, {:.2f} s captured (fresh store, module variables "
-             "found by compiling each kernel's unit included) = {:.2f}x\n",
-             join(command, " "), p, c, c / p);
+  fmt::print(
+      "where the time goes (medians): plain {:.2f} s; eager module loading {:.2f} s ({:.2f}x); capture "
+      "library loaded, nothing recorded {:.2f} s ({:.2f}x); capture {:.2f} s\n",
+      p, e, e / p, i, i / p, c);
+  fmt::print(
+      "capture overhead on `{}`: median {:.2f} s plain, {:.2f} s captured (fresh store, module variables "
+      "found by compiling each kernel's unit included) = {:.2f}x\n",
+      join(command, " "), p, c, c / p);
   return 0;
 }

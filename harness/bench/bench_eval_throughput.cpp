@@ -46,8 +46,9 @@ int main(int argc, char** argv) {
     fmt::print("bench_eval_throughput: no GPU: {}\n", ev.no_gpu_reason());
     return 1;
   }
-  fmt::print("GPU: {} (sm_{}), {} CPU threads, {} candidates, {} client threads; compute-sanitizer off, host-code check on\n",
-             gpu->name, gpu->sm, std::thread::hardware_concurrency(), candidates, threads);
+  fmt::print(
+      "GPU: {} (sm_{}), {} CPU threads, {} candidates, {} client threads; compute-sanitizer off, host-code check on\n",
+      gpu->name, gpu->sm, std::thread::hardware_concurrency(), candidates, threads);
 
   auto run = [&](const char* label) {
     CompileStats before = ev.compiler().stats();
@@ -70,19 +71,21 @@ int main(int argc, char** argv) {
       if (e.speedup) speedups.push_back(*e.speedup);
     }
     std::sort(speedups.begin(), speedups.end());
-    fmt::print("{}: {} evaluations in {:.1f} s = {:.0f} evaluations/minute (accepted {}, rejected {}, errors {}; "
-               "speedup min {:.2f} median {:.2f} max {:.2f})\n",
-               label, results.size(), seconds, 60.0 * results.size() / seconds, accepted, rejected, errors,
-               speedups.empty() ? 0 : speedups.front(), speedups.empty() ? 0 : speedups[speedups.size() / 2],
-               speedups.empty() ? 0 : speedups.back());
+    fmt::print(
+        "{}: {} evaluations in {:.1f} s = {:.0f} evaluations/minute (accepted {}, rejected {}, errors {}; "
+        "speedup min {:.2f} median {:.2f} max {:.2f})\n",
+        label, results.size(), seconds, 60.0 * results.size() / seconds, accepted, rejected, errors,
+        speedups.empty() ? 0 : speedups.front(), speedups.empty() ? 0 : speedups[speedups.size() / 2],
+        speedups.empty() ? 0 : speedups.back());
     // Where the time went: nvcc runs per mode, and how many ran at once on average.
     CompileStats after = ev.compiler().stats();
     const char* modes[] = {"cubin", "object (host-code check)", "dependencies", "ptx"};
     for (int m = 0; m < 4; ++m) {
       int n = after.runs[m] - before.runs[m];
       double s = after.seconds[m] - before.seconds[m];
-      if (n) fmt::print("  nvcc {}: {} runs, {:.1f} s in all, {:.2f} s each, {:.1f} at once on average\n", modes[m], n, s,
-                        s / n, s / seconds);
+      if (n)
+        fmt::print("  nvcc {}: {} runs, {:.1f} s in all, {:.2f} s each, {:.1f} at once on average\n", modes[m], n, s,
+                   s / n, s / seconds);
     }
     fmt::print("  answered from the compile cache: {}\n", after.cached - before.cached);
     for (const auto& e : results)

@@ -87,9 +87,10 @@ int main(int argc, char** argv) {
       fmt::print("bench_multi_gpu: no GPU: {}\n", ev.no_gpu_reason());
       return 1;
     }
-    fmt::print("GPU: {} (sm_{}), {} visible, {} CPU threads, {} candidates of {} elements, executor {}; "
-               "compile cache warm, compute-sanitizer off\n",
-               gpu->name, gpu->sm, visible, std::thread::hardware_concurrency(), candidates, elements, executor);
+    fmt::print(
+        "GPU: {} (sm_{}), {} visible, {} CPU threads, {} candidates of {} elements, executor {}; "
+        "compile cache warm, compute-sanitizer off\n",
+        gpu->name, gpu->sm, visible, std::thread::hardware_concurrency(), candidates, elements, executor);
     run(ev, 4);
   }
   double first = 0;
@@ -104,10 +105,10 @@ int main(int argc, char** argv) {
     if (first == 0) first = per_minute;
     std::string served;
     for (const auto& s : ev.workers().stats()) served += fmt::format("{}{}", served.empty() ? "" : "/", s.served);
-    fmt::print("{} GPU{}: {} evaluations in {:.1f} s = {:.0f} evaluations/minute, {:.2f}x the first count "
-               "(accepted {}, other {}; per worker {})\n",
-               gpus, gpus == 1 ? "" : "s", variants.size(), seconds, per_minute, per_minute / first, accepted, other,
-               served);
+    fmt::print(
+        "{} GPU{}: {} evaluations in {:.1f} s = {:.0f} evaluations/minute, {:.2f}x the first count "
+        "(accepted {}, other {}; per worker {})\n",
+        gpus, gpus == 1 ? "" : "s", variants.size(), seconds, per_minute, per_minute / first, accepted, other, served);
     for (const auto& e : results)
       if (e.verdict == Verdict::Error) {
         fmt::print("  first error: {}\n", e.reason);

@@ -71,17 +71,19 @@ int main(int argc, char** argv) {
       base.push_back(b.median);
       var.push_back(v.median);
       speedups.push_back(*e.speedup);
-      fmt::print("  run {:2}: original {:9.3f} us (p10 {:.3f}, p90 {:.3f}, n={}), same kernel again {:9.3f} us, "
-                 "spread (p90-p10)/median {:.2f}%\n",
-                 r + 1, b.median, b.p10, b.p90, b.n, v.median, 100 * (b.p90 - b.p10) / b.median);
+      fmt::print(
+          "  run {:2}: original {:9.3f} us (p10 {:.3f}, p90 {:.3f}, n={}), same kernel again {:9.3f} us, "
+          "spread (p90-p10)/median {:.2f}%\n",
+          r + 1, b.median, b.p10, b.p90, b.n, v.median, 100 * (b.p90 - b.p10) / b.median);
     }
     if (!base.empty()) {
       double worst = 0;
       for (double s : speedups) worst = std::max(worst, std::abs(s - 1.0));
-      fmt::print("  => median {:.3f} us; CV of the medians across {} evaluations: {:.3f}% (original), {:.3f}% (again); "
-                 "largest |speedup - 1| of the kernel against itself: {:.3f}\n",
-                 percentile(base, 0.5), base.size(), 100 * coefficient_of_variation(base),
-                 100 * coefficient_of_variation(var), worst);
+      fmt::print(
+          "  => median {:.3f} us; CV of the medians across {} evaluations: {:.3f}% (original), {:.3f}% (again); "
+          "largest |speedup - 1| of the kernel against itself: {:.3f}\n",
+          percentile(base, 0.5), base.size(), 100 * coefficient_of_variation(base), 100 * coefficient_of_variation(var),
+          worst);
     }
   }
   return status;

@@ -63,8 +63,9 @@ Expected<std::string> scalar_bytes(const Kernel& k, const Param& p, const std::s
 
 Expected<Dim3> dims(const Kernel& k, const std::string& key, const std::optional<std::string>& text,
                     const LaunchExpr::Lookup& lookup) {
-  if (!text) return Error{fmt::format("kernel {}: the annotation gives args/buffers but no {}= (the launch {})", k.id, key,
-                                      key == "grid" ? "grid" : "block size")};
+  if (!text)
+    return Error{fmt::format("kernel {}: the annotation gives args/buffers but no {}= (the launch {})", k.id, key,
+                             key == "grid" ? "grid" : "block size")};
   auto parts = split(*text, ',');
   if (parts.size() != 1 && parts.size() != 3)
     return Error{fmt::format("kernel {}: {}= needs one expression or three", k.id, key)};
@@ -82,20 +83,23 @@ Expected<Dim3> dims(const Kernel& k, const std::string& key, const std::optional
 
 // args=: every scalar parameter's bytes into c.args (pointers as empty
 // slots), integer values into `ints` for the expressions that follow.
-Expected<void> scalar_args(const Kernel& k, const std::vector<Param>& params, const std::map<std::string, std::string>& args,
-                           Capture& c, std::map<std::string, int64_t>& ints) {
+Expected<void> scalar_args(const Kernel& k, const std::vector<Param>& params,
+                           const std::map<std::string, std::string>& args, Capture& c,
+                           std::map<std::string, int64_t>& ints) {
   for (const auto& p : params) {
     if (p.kind == ParamKind::Record)
-      return Error{fmt::format("kernel {}: parameter '{}' is a struct passed by value, which annotation inputs cannot "
-                               "describe: add a test that launches the kernel",
-                               k.id, p.name)};
+      return Error{
+          fmt::format("kernel {}: parameter '{}' is a struct passed by value, which annotation inputs cannot "
+                      "describe: add a test that launches the kernel",
+                      k.id, p.name)};
     if (p.kind == ParamKind::Pointer) {
       c.args.push_back({p.name, CapturedArg::Kind::Pointer, "", std::nullopt, 0});
       continue;
     }
     auto it = args.find(p.name);
     if (it == args.end())
-      return Error{fmt::format("kernel {}: args= gives no value for parameter '{}' (add {}=...)", k.id, p.name, p.name)};
+      return Error{
+          fmt::format("kernel {}: args= gives no value for parameter '{}' (add {}=...)", k.id, p.name, p.name)};
     auto bytes = scalar_bytes(k, p, it->second);
     if (!bytes) return bytes.error();
     int64_t iv = 0;
@@ -126,9 +130,10 @@ Expected<void> buffer_args(const Kernel& k, const std::vector<Param>& params,
                                p.name, p.name)};
     DType t = parse_dtype(p.pointee);
     if (t.kind == ScalarKind::Bytes)
-      return Error{fmt::format("kernel {}: buffer '{}' has element type '{}', whose size STARK does not know: add a "
-                               "test that launches the kernel",
-                               k.id, p.name, p.pointee)};
+      return Error{
+          fmt::format("kernel {}: buffer '{}' has element type '{}', whose size STARK does not know: add a "
+                      "test that launches the kernel",
+                      k.id, p.name, p.pointee)};
     auto e = LaunchExpr::parse(it->second);
     if (!e) return Error{fmt::format("kernel {}: buffers=: {}", k.id, e.error().message)};
     auto n = e->evaluate(lookup);
@@ -147,7 +152,8 @@ Expected<void> buffer_args(const Kernel& k, const std::vector<Param>& params,
   for (const auto& [name, count] : counts) {
     bool known = false;
     for (const auto& p : params) known |= p.name == name && p.kind == ParamKind::Pointer;
-    if (!known) return Error{fmt::format("kernel {}: buffers= names '{}', which is not a pointer parameter", k.id, name)};
+    if (!known)
+      return Error{fmt::format("kernel {}: buffers= names '{}', which is not a pointer parameter", k.id, name)};
   }
   return {};
 }
@@ -209,8 +215,8 @@ Expected<Capture> capture_from_annotation(const Kernel& k, CaptureStore& store) 
   auto launch = launch_of(k, lookup);
   if (!launch) return launch.error();
   c.launch = *launch;
-  std::string shape_text = fmt::format("{}|{}|{}", k.options.args.value_or(""), k.options.buffers.value_or(""),
-                                       k.options.grid.value_or(""));
+  std::string shape_text =
+      fmt::format("{}|{}|{}", k.options.args.value_or(""), k.options.buffers.value_or(""), k.options.grid.value_or(""));
   c.shape = content_hash(shape_text);
   c.id = "a-" + c.shape.substr(6, 12);
   return c;

@@ -24,7 +24,10 @@ const PlanInstantiation* CapturePlan::find(std::string_view mangled) const {
 void to_json(json& j, const CapturePlan& p) {
   json kernels = json::array();
   for (const auto& k : p.kernels)
-    kernels.push_back({{"kernel", k.kernel}, {"mangled", k.mangled}, {"params", k.params}, {"globals", k.globals},
+    kernels.push_back({{"kernel", k.kernel},
+                       {"mangled", k.mangled},
+                       {"params", k.params},
+                       {"globals", k.globals},
                        {"refusal", k.refusal}});
   j = {{"schema", kCapturePlanSchema},
        {"store", p.store},
@@ -102,7 +105,12 @@ std::vector<size_t> packed_offsets(const std::vector<ParamSpec>& params) {
   size_t off = 0;
   for (const auto& p : params) {
     size_t size = static_cast<size_t>(p.size);
-    size_t align = p.kind == ParamKind::Pointer ? 8 : std::min<size_t>(size >= 8 ? 8 : size >= 4 ? 4 : size >= 2 ? 2 : 1, 8);
+    size_t align = p.kind == ParamKind::Pointer ? 8
+                                                : std::min<size_t>(size >= 8   ? 8
+                                                                   : size >= 4 ? 4
+                                                                   : size >= 2 ? 2
+                                                                               : 1,
+                                                                   8);
     off = (off + align - 1) / align * align;
     out.push_back(off);
     off += size;
@@ -116,9 +124,9 @@ std::string shape_key(const std::string& mangled, const LaunchShape& l, const st
                               l.block[1], l.block[2], l.shmem, l.cooperative);
   for (const auto& a : args) {
     if (a.kind == CapturedArg::Kind::Pointer)
-      s += a.buffer ? fmt::format("p{}+{}:{};", *a.buffer, a.offset, sizes.at(static_cast<size_t>(*a.buffer))) : "null;";
-    else
-      s += to_hex(a.bytes) + ";";
+      s +=
+          a.buffer ? fmt::format("p{}+{}:{};", *a.buffer, a.offset, sizes.at(static_cast<size_t>(*a.buffer))) : "null;";
+    else s += to_hex(a.bytes) + ";";
   }
   return content_hash(s);
 }

@@ -26,11 +26,11 @@ inline constexpr const char* kCapturePlanSchema = "stark.capture-plan/1";
 inline constexpr const char* kCapturePlanEnv = "STARK_CAPTURE_PLAN";
 
 struct PlanInstantiation {
-  std::string kernel;    // manifest id
+  std::string kernel;  // manifest id
   std::string mangled;
   std::vector<ParamSpec> params;
   std::vector<std::string> globals;  // module-scope variables of its translation unit
-  std::string refusal;   // non-empty: never recorded, for this reason
+  std::string refusal;               // non-empty: never recorded, for this reason
   bool operator==(const PlanInstantiation&) const = default;
 };
 

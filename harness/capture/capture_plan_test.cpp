@@ -24,7 +24,7 @@ TEST(CapturePlan, JsonRoundTrip) {
   EXPECT_EQ(j["schema"], kCapturePlanSchema);
   EXPECT_EQ(j.get<CapturePlan>(), p);
   EXPECT_FALSE(j.contains("device_stage_bytes"));  // the library's own budget
-  p.device_stage_bytes = 0;                         // stark capture --device-stage 0
+  p.device_stage_bytes = 0;                        // stark capture --device-stage 0
   EXPECT_EQ(nlohmann::json(p).get<CapturePlan>().device_stage_bytes, uint64_t{0});
   ASSERT_NE(p.find("_Z5saxpyifPKfPf"), nullptr);
   EXPECT_EQ(p.find("_Z5other"), nullptr);
@@ -75,8 +75,9 @@ TEST(CapturePlan, ShapeKeys) {
   LaunchShape l;
   l.grid = {4, 1, 1};
   l.block = {256, 1, 1};
-  std::vector<CapturedArg> args = {{"n", CapturedArg::Kind::Scalar, std::string("\x00\x04\x00\x00", 4), std::nullopt, 0},
-                                   {"x", CapturedArg::Kind::Pointer, "", 0, 0}};
+  std::vector<CapturedArg> args = {
+      {"n", CapturedArg::Kind::Scalar, std::string("\x00\x04\x00\x00", 4), std::nullopt, 0},
+      {"x", CapturedArg::Kind::Pointer, "", 0, 0}};
   std::string k1 = shape_key("_Z1k", l, args, {4096});
   EXPECT_EQ(k1, shape_key("_Z1k", l, args, {4096}));
   EXPECT_NE(k1, shape_key("_Z1k", l, args, {8192}));  // another buffer size

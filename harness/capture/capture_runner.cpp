@@ -38,8 +38,12 @@ Expected<uint64_t> parse_size(std::string_view text) {
   for (auto& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   if (unit.size() > 1 && unit.back() == 'B') unit.pop_back();
   if (unit.size() > 1 && unit.back() == 'I') unit.pop_back();
-  double scale = unit.empty() ? 1 : unit == "K" ? 1024.0 : unit == "M" ? 1048576.0 : unit == "G" ? 1073741824.0
-                                  : unit == "T" ? 1099511627776.0 : -1;
+  double scale = unit.empty()  ? 1
+                 : unit == "K" ? 1024.0
+                 : unit == "M" ? 1048576.0
+                 : unit == "G" ? 1073741824.0
+                 : unit == "T" ? 1099511627776.0
+                               : -1;
   if (s.empty() || end == s.c_str() || scale < 0 || v < 0)
     return Error{fmt::format("'{}' is not a size (examples: 4G, 512M, 65536)", text)};
   return static_cast<uint64_t>(v * scale);
@@ -73,7 +77,8 @@ std::map<std::string, std::vector<std::string>> module_variables(const Manifest&
       }
       why = info.error().message;
     }
-    out.warning(fmt::format("kernel {}: its module variables (__device__, __constant__) are not recorded: {}", id, why));
+    out.warning(
+        fmt::format("kernel {}: its module variables (__device__, __constant__) are not recorded: {}", id, why));
   }
   return globals;
 }
@@ -95,8 +100,8 @@ CapturePlan make_plan(const Manifest& manifest, const CaptureOptions& o, const P
       p.mangled = inst.mangled;
       p.params = param_specs(inst.params.empty() ? k.params : inst.params);
       std::string why_all;
-      p.globals = recorded_globals(k.module_variables, found == globals.end() ? std::vector<std::string>{} : found->second,
-                                   &why_all);
+      p.globals = recorded_globals(k.module_variables,
+                                   found == globals.end() ? std::vector<std::string>{} : found->second, &why_all);
       if (!why_all.empty() && k.module_variables && &inst == &k.instantiations.front())
         out.note(fmt::format("kernel {}: recording every module variable of its unit: {}", k.id, why_all));
       p.refusal = static_refusal(p.params);
@@ -122,14 +127,15 @@ void report_processes(const CaptureIndex& index, size_t processes_before, double
       ++timed;
     }
   }
-  for (const auto& [status, n] : bad_status) out.warning(fmt::format("{} process{}: {}", n, n == 1 ? "" : "es", status));
-  out.note(fmt::format("timing: module variables found in {:.1f} s (nvcc on each kernel's unit); the command ran "
-                       "{:.1f} s, capturing held {} process{} up {:.1f} s in all: {:.1f} s in launch callbacks (waits for "
-                       "the launch's stream, copies into the device stage or to the host, waits for room in the "
-                       "writers' queue), {:.1f} s waiting at exit for the writers (copies to the host, hashing, "
-                       "compression, disk)",
-                       compile_seconds, command_seconds, timed, timed == 1 ? "" : "es", held, held - exit_wait,
-                       exit_wait));
+  for (const auto& [status, n] : bad_status)
+    out.warning(fmt::format("{} process{}: {}", n, n == 1 ? "" : "es", status));
+  out.note(
+      fmt::format("timing: module variables found in {:.1f} s (nvcc on each kernel's unit); the command ran "
+                  "{:.1f} s, capturing held {} process{} up {:.1f} s in all: {:.1f} s in launch callbacks (waits for "
+                  "the launch's stream, copies into the device stage or to the host, waits for room in the "
+                  "writers' queue), {:.1f} s waiting at exit for the writers (copies to the host, hashing, "
+                  "compression, disk)",
+                  compile_seconds, command_seconds, timed, timed == 1 ? "" : "es", held, held - exit_wait, exit_wait));
 }
 
 // What each kernel got: captures, refusals, or inputs from its annotation
@@ -160,9 +166,10 @@ int report_kernels(const Manifest& manifest, const CaptureIndex& index, CaptureS
       continue;
     }
     if (!has_annotation_inputs(k)) {
-      out.warning(fmt::format("{}: no launch captured and no inputs in its annotation; run tests that launch it, or "
-                              "annotate it with {}",
-                              k.id, annotation_hint(k)));
+      out.warning(
+          fmt::format("{}: no launch captured and no inputs in its annotation; run tests that launch it, or "
+                      "annotate it with {}",
+                      k.id, annotation_hint(k)));
       continue;
     }
     auto c = capture_from_annotation(k, store);
@@ -185,7 +192,8 @@ int report_kernels(const Manifest& manifest, const CaptureIndex& index, CaptureS
 
 // Why `stark capture` cannot start, or "".
 std::string cannot_capture(const Manifest& manifest, const CaptureOptions& o) {
-  if (o.command.empty()) return "no command to run: give it after --, e.g. stark capture -p build -- ctest --test-dir build";
+  if (o.command.empty())
+    return "no command to run: give it after --, e.g. stark capture -p build -- ctest --test-dir build";
   if (auto cu = cuda_driver(); !cu) return fmt::format("no CUDA GPU to capture on: {}", cu.error().message);
   if (manifest.kernels.empty()) return "the manifest lists no [[stark::optimize]] kernel: nothing to capture";
   return "";
@@ -246,8 +254,9 @@ int run_capture(const Manifest& manifest, CaptureOptions o, const Printer& out) 
     return fail(fmt::format("the command failed ({}); what was captured is kept in {}", result->status.describe(),
                             o.store.string()));
   if (loaded == 0)
-    return fail("no process of the command loaded the capture library: does the command run CUDA code on this "
-                "machine's GPU?");
+    return fail(
+        "no process of the command loaded the capture library: does the command run CUDA code on this "
+        "machine's GPU?");
   if (with_inputs == 0) return fail("no kernel of the manifest got inputs");
   out.note(fmt::format("captures in {}", o.store.string()));
   return failed ? 1 : 0;

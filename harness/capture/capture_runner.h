@@ -29,7 +29,7 @@ struct CaptureOptions {
   std::filesystem::path store;      // default: <build_dir>/.stark/captures
   std::filesystem::path cache_dir;  // default: <build_dir>/.stark/cache
   StoreLimits limits;
-  bool fresh = false;               // empty the store first
+  bool fresh = false;  // empty the store first
   /// Device memory the library may hold for snapshots on their way to the
   /// host (0: copy straight to the host); default: DeviceStage's own budget.
   std::optional<uint64_t> device_stage;

@@ -36,9 +36,10 @@ TEST(HostBufferPool, KeepsPinnedBuffersBeyondItsBudget) {
   static int released = 0;
   HostBufferPool pool(100);
   pool.give(HostCopy{std::unique_ptr<char, HostFree>(new char[500], HostFree{[](char* p) {
-                       ++released;
-                       delete[] p;
-                     }, true}),
+                                                                               ++released;
+                                                                               delete[] p;
+                                                                             },
+                                                                             true}),
                      500});
   EXPECT_EQ(released, 0);
   EXPECT_EQ(pool.kept_bytes(), 500u);
@@ -52,9 +53,9 @@ TEST(HostBufferPool, NewBuffersComeFromItsAllocatorElseTheHeap) {
       if (n > 1000) return HostCopy{};  // this allocator fails for large buffers
       ++allocated;
       return HostCopy{std::unique_ptr<char, HostFree>(new char[n], HostFree{[](char* p) {
-                        ++released;
-                        delete[] p;
-                      }}),
+                                                        ++released;
+                                                        delete[] p;
+                                                      }}),
                       n};
     });
     HostCopy small = pool.take(100);

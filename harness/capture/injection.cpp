@@ -95,9 +95,9 @@ struct State {
   std::set<std::string> shapes;    // shapes already recorded or skipped in this process
   std::set<std::string> reported;  // refusals already written by this process
   int counter = 0;
-  std::string started;             // this process's entry in the index: pid and start time
+  std::string started;                // this process's entry in the index: pid and start time
   std::atomic<int64_t> record_ns{0};  // time the program was held up: callbacks, waiting for the writers
-  std::vector<Capture> queued;     // handed to the writers, not in the index yet (for admission)
+  std::vector<Capture> queued;        // handed to the writers, not in the index yet (for admission)
   std::unique_ptr<JobQueue> writers;
   std::unique_ptr<HostBufferPool> buffers;
   std::unique_ptr<DeviceStage> stage;  // with the driver, at the first launch recorded
@@ -153,18 +153,20 @@ std::optional<std::string> pointer_arg(State& s, const ParamSpec& ps, uint64_t v
   unsigned int managed = 0;
   int ordinal = -1;
   if (cu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, ptr) != CUDA_SUCCESS)
-    return fmt::format("parameter '{}' does not point to CUDA memory (plain host memory or another allocator's): not "
-                       "captured",
-                       ps.name);
+    return fmt::format(
+        "parameter '{}' does not point to CUDA memory (plain host memory or another allocator's): not "
+        "captured",
+        ps.name);
   cu.cuPointerGetAttribute(&managed, CU_POINTER_ATTRIBUTE_IS_MANAGED, ptr);
   if (type == CU_MEMORYTYPE_HOST && !managed)
     return fmt::format("parameter '{}' points to host memory mapped for the GPU: host-mapped buffers are not captured",
                        ps.name);
   if (!managed && cu.cuPointerGetAttribute(&ordinal, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, ptr) == CUDA_SUCCESS &&
       ordinal != static_cast<int>(device))
-    return fmt::format("parameter '{}' points to memory of GPU {} while the kernel runs on GPU {}: launches across GPUs "
-                       "are not captured",
-                       ps.name, ordinal, static_cast<int>(device));
+    return fmt::format(
+        "parameter '{}' points to memory of GPU {} while the kernel runs on GPU {}: launches across GPUs "
+        "are not captured",
+        ps.name, ordinal, static_cast<int>(device));
   CUdeviceptr base = 0;
   size_t size = 0;
   if (cu.cuMemGetAddressRange(&base, &size, ptr) != CUDA_SUCCESS)
@@ -194,9 +196,10 @@ std::optional<std::string> struct_holds_pointer(State& s, const ParamSpec& ps, c
     unsigned int type = 0;
     if (w && s.cu->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, static_cast<CUdeviceptr>(w)) ==
                  CUDA_SUCCESS)
-      return fmt::format("parameter '{}' (a struct) holds a GPU pointer at byte {}: memory behind pointers inside "
-                         "structs is not captured",
-                         ps.name, off);
+      return fmt::format(
+          "parameter '{}' (a struct) holds a GPU pointer at byte {}: memory behind pointers inside "
+          "structs is not captured",
+          ps.name, off);
   }
   return std::nullopt;
 }
@@ -264,9 +267,9 @@ void on_enter(State& s, const CUpti_CallbackData* cb, const PlanInstantiation& p
   std::string why;
   auto bytes = argument_bytes(plan, l, why);
   if (!bytes) return refuse(s, plan.kernel, plan.mangled, why);
-  std::string raw = fmt::format("{}|{},{},{}|{},{},{}|{}|{}", plan.mangled, l.shape.grid[0], l.shape.grid[1],
-                                l.shape.grid[2], l.shape.block[0], l.shape.block[1], l.shape.block[2], l.shape.shmem,
-                                fmt::ptr(l.stream));
+  std::string raw =
+      fmt::format("{}|{},{},{}|{},{},{}|{}|{}", plan.mangled, l.shape.grid[0], l.shape.grid[1], l.shape.grid[2],
+                  l.shape.block[0], l.shape.block[1], l.shape.block[2], l.shape.shmem, fmt::ptr(l.stream));
   for (const auto& b : *bytes) raw += "|" + b;
   if (!s.decided.insert(raw).second) return;
 
@@ -275,7 +278,8 @@ void on_enter(State& s, const CUpti_CallbackData* cb, const PlanInstantiation& p
     return refuse(s, plan.kernel, plan.mangled,
                   "launched while its stream is being captured into a CUDA graph: graph launches are not captured");
   if (l.shape.cluster)
-    return refuse(s, plan.kernel, plan.mangled, "launched with thread-block clusters, which replay does not support yet");
+    return refuse(s, plan.kernel, plan.mangled,
+                  "launched with thread-block clusters, which replay does not support yet");
 
   auto p = std::make_unique<Pending>();
   p->plan = &plan;
@@ -389,7 +393,7 @@ void on_exit(State& s, const CUpti_CallbackData* cb) {
   if (!p) return;
   const CudaDriver& cu = *s.cu;
   if (*static_cast<CUresult*>(cb->functionReturnValue) != CUDA_SUCCESS) {  // the launch itself failed
-    cu.cuStreamSynchronize(p->stream);  // the snapshot's copies, enqueued before it
+    cu.cuStreamSynchronize(p->stream);                                     // the snapshot's copies, enqueued before it
     return;
   }
   {
@@ -475,7 +479,8 @@ void CUPTIAPI on_callback(void*, CUpti_CallbackDomain domain, CUpti_CallbackId c
     t_inside = true;
     auto start = std::chrono::steady_clock::now();
     on_exit(s, cb);
-    s.record_ns += std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
+    s.record_ns +=
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start).count();
     t_inside = false;
     return;
   }
@@ -534,8 +539,9 @@ int initialize() {
   CUptiResult r = cuptiSubscribe(&subscriber, on_callback, nullptr);
   std::string status = "ok";
   if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
-    status = "another CUDA tool holds the profiling interface (Nsight Systems, Nsight Compute, compute-sanitizer, "
-             "cuda-gdb or another CUPTI client): nothing was recorded in this process";
+    status =
+        "another CUDA tool holds the profiling interface (Nsight Systems, Nsight Compute, compute-sanitizer, "
+        "cuda-gdb or another CUPTI client): nothing was recorded in this process";
   } else if (r != CUPTI_SUCCESS) {
     const char* text = nullptr;
     cuptiGetResultString(r, &text);

@@ -45,7 +45,8 @@ bool decode(CUpti_CallbackId cbid, const void* p, Launch& l) {
     for (unsigned i = 0; i < c->numAttrs; ++i) {
       if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE) l.shape.cooperative = c->attrs[i].value.cooperative != 0;
       if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
-        l.shape.cluster = Dim3{c->attrs[i].value.clusterDim.x, c->attrs[i].value.clusterDim.y, c->attrs[i].value.clusterDim.z};
+        l.shape.cluster =
+            Dim3{c->attrs[i].value.clusterDim.x, c->attrs[i].value.clusterDim.y, c->attrs[i].value.clusterDim.z};
     }
     l.params = a->kernelParams;
     l.extra = a->extra;
@@ -77,12 +78,12 @@ bool decode(CUpti_CallbackId cbid, const void* p, Launch& l) {
     case CUPTI_DRIVER_TRACE_CBID_cuLaunchKernelEx_ptsz:
       ex(static_cast<const cuLaunchKernelEx_ptsz_params*>(p), true);
       return true;
-    default:
-      return false;
+    default: return false;
   }
 }
 
-std::optional<std::vector<std::string>> argument_bytes(const PlanInstantiation& plan, const Launch& l, std::string& why) {
+std::optional<std::vector<std::string>> argument_bytes(const PlanInstantiation& plan, const Launch& l,
+                                                       std::string& why) {
   std::vector<std::string> out;
   if (l.params) {
     for (size_t i = 0; i < plan.params.size(); ++i)

@@ -108,7 +108,8 @@ Expected<CubinInfo> read_cubin(const std::string& bytes) {
   if (elf->machine() != 190 /*EM_CUDA*/) return Error{"cannot read the cubin: not a CUDA ELF image"};
   CubinInfo info;
   PerFunction per_function;
-  if (const ElfSection* global_info = elf->section(".nv.info")) per_function = read_global_nv_info(elf->contents(*global_info));
+  if (const ElfSection* global_info = elf->section(".nv.info"))
+    per_function = read_global_nv_info(elf->contents(*global_info));
   bool reserved_shared = false;
   for (const auto& s : elf->symbols()) reserved_shared = reserved_shared || s.name == kReservedSharedSymbol;
   const auto& symbols = elf->symbols();
@@ -143,8 +144,7 @@ std::string compare_params(const CubinKernel& baseline, const CubinKernel& varia
   for (size_t i = 0; i < baseline.params.size(); ++i) {
     const auto& a = baseline.params[i];
     const auto& b = variant.params[i];
-    if (a.size != b.size)
-      return fmt::format("parameter {} is {} bytes instead of {}", i + 1, b.size, a.size);
+    if (a.size != b.size) return fmt::format("parameter {} is {} bytes instead of {}", i + 1, b.size, a.size);
     if (a.offset != b.offset)
       return fmt::format("parameter {} is at offset {} instead of {}", i + 1, b.offset, a.offset);
   }

@@ -22,12 +22,12 @@ struct CubinParam {
 };
 
 struct CubinKernel {
-  std::string name;  // mangled
+  std::string name;                // mangled
   std::vector<CubinParam> params;  // by ordinal
-  int param_bytes = -1;  // EIATTR_CBANK_PARAM_SIZE, -1 when absent
-  int registers = -1;    // EIATTR_REGCOUNT, -1 when absent
-  int stack_bytes = -1;  // EIATTR_FRAME_SIZE: spills and local arrays, -1 when absent
-  int shared_bytes = 0;  // the kernel's .nv.shared section, less the block the system reserves
+  int param_bytes = -1;            // EIATTR_CBANK_PARAM_SIZE, -1 when absent
+  int registers = -1;              // EIATTR_REGCOUNT, -1 when absent
+  int stack_bytes = -1;            // EIATTR_FRAME_SIZE: spills and local arrays, -1 when absent
+  int shared_bytes = 0;            // the kernel's .nv.shared section, less the block the system reserves
 };
 
 struct CubinGlobal {

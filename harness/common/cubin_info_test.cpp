@@ -24,8 +24,8 @@ std::string compile(const std::string& source, const std::string& name, const st
   TempDir tmp;
   const fs::path& dir = tmp.path();
   std::ofstream(dir / (name + ".cu")) << source;
-  std::vector<std::string> cmd = {STARK_NVCC, "-cubin", "-arch=" + arch, "-o", (dir / (name + ".cubin")).string(),
-                                  (dir / (name + ".cu")).string()};
+  std::vector<std::string> cmd = {
+      STARK_NVCC, "-cubin", "-arch=" + arch, "-o", (dir / (name + ".cubin")).string(), (dir / (name + ".cu")).string()};
   cmd.insert(cmd.end(), extra.begin(), extra.end());
   auto r = run_process(cmd);
   EXPECT_TRUE(r && r->status.success()) << (r ? r->output : r.error().message);
@@ -48,7 +48,8 @@ TEST(CubinInfo, KernelsParamsAndGlobals) {
       if (i == 0) counter++;
     }
     extern "C" __global__ void cfun(P p, char c, short s, double* out) { out[0] = p.d + c + s; }
-  )", "k");
+  )",
+                              "k");
   auto info = read_cubin(bytes);
   ASSERT_TRUE(info) << info.error().message;
   const CubinKernel* saxpy = info->find_kernel("_Z5saxpyifPKfPf");

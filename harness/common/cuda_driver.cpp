@@ -16,20 +16,22 @@ using GetProcAddress = CUresult (*)(const char*, void**, int, cuuint64_t, CUdriv
 Expected<const CudaDriver*> load(CudaDriver& cu, bool init) {
   void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!lib)
-    return Error{"no NVIDIA driver on this machine: libcuda.so.1 could not be loaded (a CUDA GPU and its driver are needed)"};
+    return Error{
+        "no NVIDIA driver on this machine: libcuda.so.1 could not be loaded (a CUDA GPU and its driver are needed)"};
   auto get_proc = reinterpret_cast<GetProcAddress>(dlsym(lib, "cuGetProcAddress_v2"));
   if (!get_proc)
-    return Error{fmt::format("the NVIDIA driver is too old: libcuda.so.1 lacks cuGetProcAddress_v2 (CUDA {}.{} or newer needed)",
-                             CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10)};
+    return Error{
+        fmt::format("the NVIDIA driver is too old: libcuda.so.1 lacks cuGetProcAddress_v2 (CUDA {}.{} or newer needed)",
+                    CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10)};
   std::string missing;
-#define STARK_CU_LOAD(name)                                                                      \
-  {                                                                                              \
-    void* fn = nullptr;                                                                          \
-    CUdriverProcAddressQueryResult found{};                                                      \
+#define STARK_CU_LOAD(name)                                                                        \
+  {                                                                                                \
+    void* fn = nullptr;                                                                            \
+    CUdriverProcAddressQueryResult found{};                                                        \
     if (get_proc(#name, &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &found) != CUDA_SUCCESS || \
-        found != CU_GET_PROC_ADDRESS_SUCCESS || !fn)                                             \
-      missing += missing.empty() ? #name : ", " #name;                                           \
-    cu.name = reinterpret_cast<decltype(cu.name)>(fn);                                           \
+        found != CU_GET_PROC_ADDRESS_SUCCESS || !fn)                                               \
+      missing += missing.empty() ? #name : ", " #name;                                             \
+    cu.name = reinterpret_cast<decltype(cu.name)>(fn);                                             \
   }
   STARK_CU_FUNCTIONS(STARK_CU_LOAD)
 #undef STARK_CU_LOAD

@@ -18,6 +18,7 @@ namespace stark::harness {
 
 // The driver functions the harness calls. Names are the cuda.h spellings; the
 // macros of cuda.h map them to the versioned symbols consistently.
+// clang-format off
 #define STARK_CU_FUNCTIONS(X)                                                                                 \
   X(cuInit) X(cuDriverGetVersion) X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount) X(cuDeviceGet)    \
   X(cuDeviceGetName) X(cuDeviceGetAttribute) X(cuDeviceTotalMem) X(cuDevicePrimaryCtxRetain)                  \
@@ -31,6 +32,7 @@ namespace stark::harness {
   X(cuEventDestroy) X(cuEventRecord) X(cuEventQuery) X(cuEventSynchronize) X(cuEventElapsedTime)             \
   X(cuLaunchKernel) X(cuLaunchKernelEx) X(cuKernelGetFunction) X(cuKernelGetLibrary) X(cuLibraryGetGlobal)     \
   X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
+// clang-format on
 
 /// Function pointers to the driver; obtain one with cuda_driver().
 struct CudaDriver {

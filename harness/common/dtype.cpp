@@ -34,31 +34,62 @@ struct Named {
 };
 
 constexpr Named kTypes[] = {
-    {"float", ScalarKind::F32, 1}, {"double", ScalarKind::F64, 1}, {"__half", ScalarKind::F16, 1},
-    {"half", ScalarKind::F16, 1}, {"__nv_half", ScalarKind::F16, 1}, {"__half2", ScalarKind::F16, 2},
-    {"half2", ScalarKind::F16, 2}, {"__nv_bfloat16", ScalarKind::BF16, 1}, {"nv_bfloat16", ScalarKind::BF16, 1},
-    {"__bfloat16", ScalarKind::BF16, 1}, {"__nv_bfloat162", ScalarKind::BF16, 2}, {"nv_bfloat162", ScalarKind::BF16, 2},
-    {"bool", ScalarKind::Bool, 1}, {"char", ScalarKind::I8, 1}, {"signed char", ScalarKind::I8, 1},
-    {"unsigned char", ScalarKind::U8, 1}, {"int8_t", ScalarKind::I8, 1}, {"uint8_t", ScalarKind::U8, 1},
-    {"short", ScalarKind::I16, 1}, {"short int", ScalarKind::I16, 1}, {"signed short", ScalarKind::I16, 1},
-    {"unsigned short", ScalarKind::U16, 1}, {"unsigned short int", ScalarKind::U16, 1}, {"int16_t", ScalarKind::I16, 1},
-    {"uint16_t", ScalarKind::U16, 1}, {"int", ScalarKind::I32, 1}, {"signed", ScalarKind::I32, 1},
-    {"signed int", ScalarKind::I32, 1}, {"unsigned", ScalarKind::U32, 1}, {"unsigned int", ScalarKind::U32, 1},
-    {"int32_t", ScalarKind::I32, 1}, {"uint32_t", ScalarKind::U32, 1}, {"long", ScalarKind::I64, 1},
-    {"long int", ScalarKind::I64, 1}, {"unsigned long", ScalarKind::U64, 1}, {"unsigned long int", ScalarKind::U64, 1},
-    {"long long", ScalarKind::I64, 1}, {"long long int", ScalarKind::I64, 1}, {"unsigned long long", ScalarKind::U64, 1},
-    {"unsigned long long int", ScalarKind::U64, 1}, {"int64_t", ScalarKind::I64, 1}, {"uint64_t", ScalarKind::U64, 1},
-    {"size_t", ScalarKind::U64, 1}, {"ptrdiff_t", ScalarKind::I64, 1}, {"cuComplex", ScalarKind::F32, 2},
-    {"cuFloatComplex", ScalarKind::F32, 2}, {"cuDoubleComplex", ScalarKind::F64, 2},
+    {"float", ScalarKind::F32, 1},
+    {"double", ScalarKind::F64, 1},
+    {"__half", ScalarKind::F16, 1},
+    {"half", ScalarKind::F16, 1},
+    {"__nv_half", ScalarKind::F16, 1},
+    {"__half2", ScalarKind::F16, 2},
+    {"half2", ScalarKind::F16, 2},
+    {"__nv_bfloat16", ScalarKind::BF16, 1},
+    {"nv_bfloat16", ScalarKind::BF16, 1},
+    {"__bfloat16", ScalarKind::BF16, 1},
+    {"__nv_bfloat162", ScalarKind::BF16, 2},
+    {"nv_bfloat162", ScalarKind::BF16, 2},
+    {"bool", ScalarKind::Bool, 1},
+    {"char", ScalarKind::I8, 1},
+    {"signed char", ScalarKind::I8, 1},
+    {"unsigned char", ScalarKind::U8, 1},
+    {"int8_t", ScalarKind::I8, 1},
+    {"uint8_t", ScalarKind::U8, 1},
+    {"short", ScalarKind::I16, 1},
+    {"short int", ScalarKind::I16, 1},
+    {"signed short", ScalarKind::I16, 1},
+    {"unsigned short", ScalarKind::U16, 1},
+    {"unsigned short int", ScalarKind::U16, 1},
+    {"int16_t", ScalarKind::I16, 1},
+    {"uint16_t", ScalarKind::U16, 1},
+    {"int", ScalarKind::I32, 1},
+    {"signed", ScalarKind::I32, 1},
+    {"signed int", ScalarKind::I32, 1},
+    {"unsigned", ScalarKind::U32, 1},
+    {"unsigned int", ScalarKind::U32, 1},
+    {"int32_t", ScalarKind::I32, 1},
+    {"uint32_t", ScalarKind::U32, 1},
+    {"long", ScalarKind::I64, 1},
+    {"long int", ScalarKind::I64, 1},
+    {"unsigned long", ScalarKind::U64, 1},
+    {"unsigned long int", ScalarKind::U64, 1},
+    {"long long", ScalarKind::I64, 1},
+    {"long long int", ScalarKind::I64, 1},
+    {"unsigned long long", ScalarKind::U64, 1},
+    {"unsigned long long int", ScalarKind::U64, 1},
+    {"int64_t", ScalarKind::I64, 1},
+    {"uint64_t", ScalarKind::U64, 1},
+    {"size_t", ScalarKind::U64, 1},
+    {"ptrdiff_t", ScalarKind::I64, 1},
+    {"cuComplex", ScalarKind::F32, 2},
+    {"cuFloatComplex", ScalarKind::F32, 2},
+    {"cuDoubleComplex", ScalarKind::F64, 2},
 };
 
 // CUDA vector types: float2, int4, uchar4, double2, longlong2...
 std::optional<DType> vector_type(const std::string& s) {
   static const std::pair<const char*, ScalarKind> bases[] = {
-      {"float", ScalarKind::F32},   {"double", ScalarKind::F64},    {"int", ScalarKind::I32},
-      {"uint", ScalarKind::U32},    {"char", ScalarKind::I8},       {"uchar", ScalarKind::U8},
-      {"short", ScalarKind::I16},   {"ushort", ScalarKind::U16},    {"long", ScalarKind::I64},
-      {"ulong", ScalarKind::U64},   {"longlong", ScalarKind::I64},  {"ulonglong", ScalarKind::U64}};
+      {"float", ScalarKind::F32}, {"double", ScalarKind::F64},   {"int", ScalarKind::I32},
+      {"uint", ScalarKind::U32},  {"char", ScalarKind::I8},      {"uchar", ScalarKind::U8},
+      {"short", ScalarKind::I16}, {"ushort", ScalarKind::U16},   {"long", ScalarKind::I64},
+      {"ulong", ScalarKind::U64}, {"longlong", ScalarKind::I64}, {"ulonglong", ScalarKind::U64}};
   if (s.size() < 2) return std::nullopt;
   char last = s.back();
   if (last < '1' || last > '4') return std::nullopt;
@@ -78,17 +109,27 @@ bool DType::is_integer() const { return !is_float() && kind != ScalarKind::Bytes
 
 int DType::scalar_size() const {
   switch (kind) {
-    case ScalarKind::F16: case ScalarKind::BF16: case ScalarKind::I16: case ScalarKind::U16: return 2;
-    case ScalarKind::F32: case ScalarKind::I32: case ScalarKind::U32: return 4;
-    case ScalarKind::F64: case ScalarKind::I64: case ScalarKind::U64: return 8;
-    case ScalarKind::I8: case ScalarKind::U8: case ScalarKind::Bool: case ScalarKind::Bytes: return 1;
+    case ScalarKind::F16:
+    case ScalarKind::BF16:
+    case ScalarKind::I16:
+    case ScalarKind::U16: return 2;
+    case ScalarKind::F32:
+    case ScalarKind::I32:
+    case ScalarKind::U32: return 4;
+    case ScalarKind::F64:
+    case ScalarKind::I64:
+    case ScalarKind::U64: return 8;
+    case ScalarKind::I8:
+    case ScalarKind::U8:
+    case ScalarKind::Bool:
+    case ScalarKind::Bytes: return 1;
   }
   return 1;
 }
 
 std::string DType::name() const {
-  static const char* names[] = {"f16", "bf16", "f32", "f64", "i8", "i16", "i32", "i64",
-                                "u8",  "u16",  "u32", "u64", "bool", "bytes"};
+  static const char* names[] = {"f16", "bf16", "f32", "f64", "i8",  "i16",  "i32",
+                                "i64", "u8",   "u16", "u32", "u64", "bool", "bytes"};
   std::string n = names[static_cast<int>(kind)];
   if (lanes > 1) n += "x" + std::to_string(lanes);
   return n;
@@ -144,7 +185,7 @@ uint16_t float_to_half(float f) {
   if (exp == 0xff) return sign | 0x7c00 | (man ? 0x200 : 0);  // inf / nan
   int e = static_cast<int>(exp) - 127 + 15;
   if (e >= 0x1f) return sign | 0x7c00;  // overflow to inf
-  if (e <= 0) {                          // subnormal or zero
+  if (e <= 0) {                         // subnormal or zero
     if (e < -10) return sign;
     man |= 0x800000;
     int shift = 14 - e;
@@ -185,7 +226,9 @@ double load_lane(const void* data, ScalarKind kind, size_t i) {
     case ScalarKind::I16: return get(int16_t{});
     case ScalarKind::I32: return get(int32_t{});
     case ScalarKind::I64: return static_cast<double>(get(int64_t{}));
-    case ScalarKind::U8: case ScalarKind::Bool: case ScalarKind::Bytes: return get(uint8_t{});
+    case ScalarKind::U8:
+    case ScalarKind::Bool:
+    case ScalarKind::Bytes: return get(uint8_t{});
     case ScalarKind::U16: return get(uint16_t{});
     case ScalarKind::U32: return get(uint32_t{});
     case ScalarKind::U64: return static_cast<double>(get(uint64_t{}));
@@ -205,7 +248,9 @@ void store_lane(void* data, ScalarKind kind, size_t i, double value) {
     case ScalarKind::I16: put(static_cast<int16_t>(value)); break;
     case ScalarKind::I32: put(static_cast<int32_t>(value)); break;
     case ScalarKind::I64: put(static_cast<int64_t>(value)); break;
-    case ScalarKind::U8: case ScalarKind::Bool: case ScalarKind::Bytes: put(static_cast<uint8_t>(value)); break;
+    case ScalarKind::U8:
+    case ScalarKind::Bool:
+    case ScalarKind::Bytes: put(static_cast<uint8_t>(value)); break;
     case ScalarKind::U16: put(static_cast<uint16_t>(value)); break;
     case ScalarKind::U32: put(static_cast<uint32_t>(value)); break;
     case ScalarKind::U64: put(static_cast<uint64_t>(value)); break;

@@ -21,8 +21,8 @@ struct DType {
   int lanes = 1;
 
   bool is_float() const;
-  bool is_integer() const;   // signed, unsigned or bool
-  int scalar_size() const;   // bytes of one lane; 1 for Bytes
+  bool is_integer() const;  // signed, unsigned or bool
+  int scalar_size() const;  // bytes of one lane; 1 for Bytes
   int size() const { return scalar_size() * lanes; }
   std::string name() const;  // "f32", "f16x2", "i32", "bytes"
   bool operator==(const DType&) const = default;

@@ -28,7 +28,10 @@ Expected<ElfFile> ElfFile::parse(std::string bytes) {
   ElfFile f;
   f.bytes_ = std::move(bytes);
   std::string_view b = f.bytes_;
-  if (b.size() < 64 || b.substr(0, 4) != "\x7f" "ELF") return Error{"not an ELF file"};
+  if (b.size() < 64 || b.substr(0, 4) !=
+                           "\x7f"
+                           "ELF")
+    return Error{"not an ELF file"};
   if (b[4] != 2 || b[5] != 1) return Error{"not a 64-bit little-endian ELF file"};
   uint64_t shoff = 0;
   uint16_t shentsize = 0, shnum = 0, shstrndx = 0;

@@ -137,9 +137,10 @@ CompileStats CompileService::stats() const {
 Expected<CompileResult> CompileService::compile(const CompileRequest& request) {
   const Kernel& kernel = *request.kernel;
   if (!kernel.compile)
-    return Error{fmt::format("kernel {} has no compile command in the manifest: stark scan found no translation "
-                             "unit that compiles it",
-                             kernel.id)};
+    return Error{
+        fmt::format("kernel {} has no compile command in the manifest: stark scan found no translation "
+                    "unit that compiles it",
+                    kernel.id)};
   if (request.sm.empty()) return Error{"internal: no GPU architecture to compile for"};
   auto content = patched_file(kernel, request.source_root, request.source, request.expected_file_hash);
   if (!content) return content.error();
@@ -158,11 +159,11 @@ Expected<CompileResult> CompileService::compile(const CompileRequest& request) {
     auto h = file_hash(object);
     linked += object.string() + "=" + (h ? *h : "missing") + "\n";
   }
-  std::string key = content_hash(fmt::format("stark-compile/1\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}", *version,
-                                             request.sm, static_cast<int>(request.mode),
-                                             join(kernel.compile->arguments, "\n"), kernel.compile->directory,
-                                             kernel.file, *fp, *content, linked))
-                        .substr(6);
+  std::string key =
+      content_hash(fmt::format("stark-compile/1\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}\n{}", *version, request.sm,
+                               static_cast<int>(request.mode), join(kernel.compile->arguments, "\n"),
+                               kernel.compile->directory, kernel.file, *fp, *content, linked))
+          .substr(6);
 
   std::promise<Expected<CompileResult>> promise;
   std::shared_future<Expected<CompileResult>> future;
@@ -185,9 +186,9 @@ Expected<CompileResult> CompileService::compile(const CompileRequest& request) {
   return result;
 }
 
-Expected<bool> CompileService::device_link(const CompileCommand& command, const std::string& sm,
-                                           const fs::path& cubin, const std::vector<fs::path>& objects,
-                                           const fs::path& output, CompileResult& result) {
+Expected<bool> CompileService::device_link(const CompileCommand& command, const std::string& sm, const fs::path& cubin,
+                                           const std::vector<fs::path>& objects, const fs::path& output,
+                                           CompileResult& result) {
   auto argv = device_link_command(nvcc_of(command, options_).string(), sm, cubin, objects, output);
   ProcessOptions run_options;
   run_options.cwd = command.directory;
@@ -199,9 +200,10 @@ Expected<bool> CompileService::device_link(const CompileCommand& command, const 
   if (r->status.timed_out())
     return Error{fmt::format("the device link did not finish within {} s", options_.timeout.count())};
   if (!r->status.success())
-    result.log += fmt::format("the device link of this relocatable unit (-rdc) with the {} other object{} of its "
-                              "target failed ({}); build the target first, so its objects exist:\n{}",
-                              objects.size(), objects.size() == 1 ? "" : "s", r->status.describe(), r->output);
+    result.log += fmt::format(
+        "the device link of this relocatable unit (-rdc) with the {} other object{} of its "
+        "target failed ({}); build the target first, so its objects exist:\n{}",
+        objects.size(), objects.size() == 1 ? "" : "s", r->status.describe(), r->output);
   return r->status.success();
 }
 
@@ -285,13 +287,14 @@ Expected<CompileResult> CompileService::run(const CompileRequest& request, const
       if (absolute_normal(fs::path(kernel.compile->directory) / d) == absolute_normal(shadow->patched_file()))
         used = true;
     if (!used)
-      return Error{fmt::format("the compile of kernel {} did not read the patched {}: the translation unit reaches "
-                               "that file by a path outside the source root {}",
-                               kernel.id, kernel.file, request.source_root.string())};
+      return Error{
+          fmt::format("the compile of kernel {} did not read the patched {}: the translation unit reaches "
+                      "that file by a path outside the source root {}",
+                      kernel.id, kernel.file, request.source_root.string())};
   }
   if (link_objects) {
-    auto linked = device_link(*kernel.compile, request.sm, tmp_out, *link_objects, shadow->root() / "linked.cubin",
-                              result);
+    auto linked =
+        device_link(*kernel.compile, request.sm, tmp_out, *link_objects, shadow->root() / "linked.cubin", result);
     if (!linked) return linked.error();
     if (!*linked) {
       (void)write_file_atomic(fail, result.log);

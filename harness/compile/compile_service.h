@@ -24,17 +24,17 @@
 namespace stark::harness {
 
 struct CompileServiceOptions {
-  std::filesystem::path cache_dir;  // cubins, objects and logs, by key
-  int jobs = 0;                     // parallel nvcc processes; 0 = one per core
-  std::string nvcc = "nvcc";        // when the kernel's command names nvcc without a path
+  std::filesystem::path cache_dir;              // cubins, objects and logs, by key
+  int jobs = 0;                                 // parallel nvcc processes; 0 = one per core
+  std::string nvcc = "nvcc";                    // when the kernel's command names nvcc without a path
   std::chrono::seconds timeout = kNvccTimeout;  // per nvcc run
 };
 
 struct CompileRequest {
   const Kernel* kernel = nullptr;
   std::filesystem::path source_root;
-  std::optional<std::string> source;   // replaces the kernel's range; nullopt = the original
-  std::string sm;                      // "90"
+  std::optional<std::string> source;  // replaces the kernel's range; nullopt = the original
+  std::string sm;                     // "90"
   CompileMode mode = CompileMode::Cubin;
   std::optional<std::string> expected_file_hash;  // manifest "files" hash of the kernel's file
 };
@@ -42,11 +42,11 @@ struct CompileRequest {
 /// A finished compile. ok=false is the candidate's fault (its log says why).
 struct CompileResult {
   bool ok = false;
-  std::string log;                   // nvcc's output, with shadow paths turned back into real ones
-  std::filesystem::path output;      // the cubin or object (in the cache)
-  std::string key;                   // content hash of everything that went in
+  std::string log;               // nvcc's output, with shadow paths turned back into real ones
+  std::filesystem::path output;  // the cubin or object (in the cache)
+  std::string key;               // content hash of everything that went in
   bool cached = false;
-  double seconds = 0;                // nvcc wall time (0 when cached)
+  double seconds = 0;  // nvcc wall time (0 when cached)
 };
 
 /// What a service has compiled so far: nvcc runs and their wall time per

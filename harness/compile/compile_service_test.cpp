@@ -47,15 +47,18 @@ __global__ void relu(int n, const T* x, T* y) {
 class CompileServiceTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    p = std::make_unique<TestProject>("compile_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    p = std::make_unique<TestProject>("compile_" +
+                                      std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     p->write("src/ops.cu", kOps);
     p->write("src/util/scale.h", "#pragma once\nconstexpr float kScale = 1.0f;\n");
     p->write("include/ops.cuh", kHeader);
-    p->write("include/detail/helpers.cuh", "#pragma once\ntemplate <typename T> __device__ T relu_one(T v) { return v > T(0) ? v : T(0); }\n");
+    p->write("include/detail/helpers.cuh",
+             "#pragma once\ntemplate <typename T> __device__ T relu_one(T v) { return v > T(0) ? v : T(0); }\n");
     p->write("src/relu.cu", "#include <ops.cuh>\ntemplate __global__ void relu<float>(int, const float*, float*);\n");
-    p->add_kernel("saxpy", "src/ops.cu", "__global__ void saxpy", "_Z5saxpyifPKfPf",
-                  {scalar("n", "int", 4), scalar("a", "float", 4), pointer("x", "float", true), pointer("y", "float", false)},
-                  "", {"-I../include"});
+    p->add_kernel(
+        "saxpy", "src/ops.cu", "__global__ void saxpy", "_Z5saxpyifPKfPf",
+        {scalar("n", "int", 4), scalar("a", "float", 4), pointer("x", "float", true), pointer("y", "float", false)}, "",
+        {"-I../include"});
     p->add_kernel("relu", "include/ops.cuh", "template <typename T>", "_Z4reluIfEviPKT_PS0_",
                   {scalar("n", "int", 4), pointer("x", "float", true), pointer("y", "float", false)}, "src/relu.cu",
                   {"-I" + (p->root() / "include").string()});
@@ -145,13 +148,15 @@ __global__ void relu(int n, const T* x, T* y) {
 }
 
 TEST_F(CompileServiceTest, CompileErrorsAreResultsWithRealPaths) {
-  auto r = service->compile(request("src/ops.cu:saxpy", "__global__ void saxpy(int n, float a, const float* x, float* y) { undefined_thing(); }"));
+  auto r = service->compile(request(
+      "src/ops.cu:saxpy", "__global__ void saxpy(int n, float a, const float* x, float* y) { undefined_thing(); }"));
   ASSERT_TRUE(r) << r.error().message;
   EXPECT_FALSE(r->ok);
   EXPECT_NE(r->log.find("undefined_thing"), std::string::npos);
   EXPECT_NE(r->log.find((p->root() / "src/ops.cu").string()), std::string::npos) << r->log;
   EXPECT_EQ(r->log.find("shadow-"), std::string::npos) << r->log;
-  auto again = service->compile(request("src/ops.cu:saxpy", "__global__ void saxpy(int n, float a, const float* x, float* y) { undefined_thing(); }"));
+  auto again = service->compile(request(
+      "src/ops.cu:saxpy", "__global__ void saxpy(int n, float a, const float* x, float* y) { undefined_thing(); }"));
   ASSERT_TRUE(again);
   EXPECT_TRUE(again->cached);
   EXPECT_FALSE(again->ok);
@@ -166,17 +171,18 @@ __global__ void saxpy(int n, float a, const float* x, float* y) { child<<<1, 1>>
 }
 
 TEST_F(CompileServiceTest, RelocatableCodeIsLinkedWithTheTargetsOtherObjects) {
-  p->write("src/taps.cu", "__device__ float window(int i) { return 0.5f + 0.5f * (i & 1); }\n"
-                          "__constant__ float c_taps[4] = {1.0f, 2.0f, 3.0f, 4.0f};\n");
-  p->write("src/filters.cu", "extern __device__ float window(int i);\n"
-                             "extern __constant__ float c_taps[4];\n"
-                             "__global__ void filter(int n, const float* x, float* y) {\n"
-                             "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                             "  if (i < n) y[i] = x[i] * c_taps[i & 3] * window(i);\n"
-                             "}\n");
+  p->write("src/taps.cu",
+           "__device__ float window(int i) { return 0.5f + 0.5f * (i & 1); }\n"
+           "__constant__ float c_taps[4] = {1.0f, 2.0f, 3.0f, 4.0f};\n");
+  p->write("src/filters.cu",
+           "extern __device__ float window(int i);\n"
+           "extern __constant__ float c_taps[4];\n"
+           "__global__ void filter(int n, const float* x, float* y) {\n"
+           "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+           "  if (i < n) y[i] = x[i] * c_taps[i & 3] * window(i);\n"
+           "}\n");
   p->add_kernel("filter", "src/filters.cu", "__global__ void filter", "_Z6filteriPKfPf",
-                {scalar("n", "int", 4), pointer("x", "float", true), pointer("y", "float", false)}, "",
-                {"-rdc=true"});
+                {scalar("n", "int", 4), pointer("x", "float", true), pointer("y", "float", false)}, "", {"-rdc=true"});
   auto unlinked = service->compile(request("src/filters.cu:filter"));
   ASSERT_TRUE(unlinked) << unlinked.error().message;
   EXPECT_FALSE(unlinked->ok) << "the target's other object is not built yet";
@@ -186,8 +192,8 @@ TEST_F(CompileServiceTest, RelocatableCodeIsLinkedWithTheTargetsOtherObjects) {
   // The project's build makes the other object where CMake puts it.
   fs::path object = p->root() / "build/CMakeFiles/t.dir/src/taps.cu.o";
   fs::create_directories(object.parent_path());
-  auto built = run_process({p->nvcc(), "-rdc=true", "-arch=sm_90", "-c", (p->root() / "src/taps.cu").string(), "-o",
-                            object.string()});
+  auto built = run_process(
+      {p->nvcc(), "-rdc=true", "-arch=sm_90", "-c", (p->root() / "src/taps.cu").string(), "-o", object.string()});
   ASSERT_TRUE(built && built->status.code == 0) << (built ? built->output : built.error().message);
 
   auto linked = service->compile(request("src/filters.cu:filter"));
@@ -225,9 +231,10 @@ TEST_F(CompileServiceTest, ParallelCandidates) {
   std::vector<Expected<CompileResult>> results(6, Error{"not run"});
   for (int i = 0; i < 6; ++i)
     threads.emplace_back([&, i] {
-      results[i] = service->compile(request(
-          "src/ops.cu:saxpy", "__global__ void saxpy(int n, float a, const float* x, float* y) { int i = threadIdx.x; if (i < n) y[i] = a * x[i] + " +
-                                  std::to_string(i % 3) + ".0f; }"));
+      results[i] = service->compile(request("src/ops.cu:saxpy",
+                                            "__global__ void saxpy(int n, float a, const float* x, float* y) { int i = "
+                                            "threadIdx.x; if (i < n) y[i] = a * x[i] + " +
+                                                std::to_string(i % 3) + ".0f; }"));
     });
   for (auto& t : threads) t.join();
   for (auto& r : results) {

@@ -20,9 +20,9 @@ std::string base_name(const std::string& name) {
 }
 
 bool generated(const std::string& n) {
-  for (const char* p : {"__nv", "__cuda", "_ZL20__cudaFatCubinHandle", "_ZL15__fatDeviceText", "__fatbin", "fatbinData",
-                        "_GLOBAL__", "__sti__", "_ZL24__sti__", "_ZL26__cudaUnregisterBinaryUtil", "DW.ref.",
-                        "__device_stub"})
+  for (const char* p :
+       {"__nv", "__cuda", "_ZL20__cudaFatCubinHandle", "_ZL15__fatDeviceText", "__fatbin", "fatbinData", "_GLOBAL__",
+        "__sti__", "_ZL24__sti__", "_ZL26__cudaUnregisterBinaryUtil", "DW.ref.", "__device_stub"})
     if (n.rfind(p, 0) == 0) return true;
   // Kernel stubs and their static locals: _Z..__device_stub__..., _ZZ..__device_stub__...E8__handle
   return n.find("__device_stub__") != std::string::npos;
@@ -31,7 +31,7 @@ bool generated(const std::string& n) {
 std::set<std::string> defined_host_symbols(const ElfFile& elf) {
   std::set<std::string> out;
   for (const auto& s : elf.symbols()) {
-    if (s.section == 0 || s.name.empty()) continue;      // undefined
+    if (s.section == 0 || s.name.empty()) continue;  // undefined
     if (s.type != 1 /*OBJECT*/ && s.type != 2 /*FUNC*/) continue;
     if (s.name[0] == '.') continue;
     if (generated(s.name)) continue;
@@ -59,8 +59,7 @@ std::string shadow_device_name(const std::string& host) {
 }  // namespace
 
 Expected<std::vector<std::string>> host_code_added(const std::string& original_object,
-                                                   const std::string& patched_object,
-                                                   const CubinInfo& patched_cubin) {
+                                                   const std::string& patched_object, const CubinInfo& patched_cubin) {
   auto original = ElfFile::parse(original_object);
   if (!original) return Error{"cannot read the original host object: " + original.error().message};
   auto patched = ElfFile::parse(patched_object);

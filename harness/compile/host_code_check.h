@@ -19,8 +19,7 @@ namespace stark::harness {
 /// ("host function evil(int) (_Z4evili)", "2 more static initialisers").
 /// Empty: no host code added.
 Expected<std::vector<std::string>> host_code_added(const std::string& original_object,
-                                                   const std::string& patched_object,
-                                                   const CubinInfo& patched_cubin);
+                                                   const std::string& patched_object, const CubinInfo& patched_cubin);
 
 }  // namespace stark::harness
 

@@ -19,42 +19,167 @@ namespace fs = std::filesystem;
 namespace {
 
 // Options whose value is the next argument when not written as -opt=value.
-const std::set<std::string> kTakesValue = {
-    "-o", "--output-file", "-MF", "-MT", "-MQ", "--dependency-output", "--dependency-target-name", "-x",
-    "--x", "-I", "--include-path", "-isystem", "--system-include", "-include", "--pre-include", "-iquote",
-    "-D", "--define-macro", "-U", "--undefine-macro", "-Xcompiler", "--compiler-options", "-Xptxas",
-    "--ptxas-options", "-Xlinker", "--linker-options", "-Xnvlink", "--nvlink-options", "-Xarchive",
-    "--archive-options", "-ccbin", "--compiler-bindir", "-arch", "--gpu-architecture", "-code", "--gpu-code",
-    "-gencode", "--generate-code", "--options-file", "-optf", "-std", "--std", "-L", "--library-path", "-l",
-    "--library", "-odir", "--output-directory", "-maxrregcount", "--maxrregcount", "--keep-dir", "-keep-dir",
-    "-time", "--time", "-rdc", "--relocatable-device-code", "-t", "--threads", "-split-compile",
-    "--split-compile", "-Xcudafe", "-diag-suppress", "--diag-suppress", "-diag-error", "--diag-error",
-    "-diag-warn", "--diag-warn", "-default-stream", "--default-stream", "-cudart", "--cudart", "-ftz", "--ftz",
-    "-prec-div", "--prec-div", "-prec-sqrt", "--prec-sqrt", "-fmad", "--fmad", "-use_fast_math", "-lineinfo",
-    "-Werror", "--Werror", "-ext-lambda", "-expt-relaxed-constexpr", "-G", "-g"};
+const std::set<std::string> kTakesValue = {"-o",
+                                           "--output-file",
+                                           "-MF",
+                                           "-MT",
+                                           "-MQ",
+                                           "--dependency-output",
+                                           "--dependency-target-name",
+                                           "-x",
+                                           "--x",
+                                           "-I",
+                                           "--include-path",
+                                           "-isystem",
+                                           "--system-include",
+                                           "-include",
+                                           "--pre-include",
+                                           "-iquote",
+                                           "-D",
+                                           "--define-macro",
+                                           "-U",
+                                           "--undefine-macro",
+                                           "-Xcompiler",
+                                           "--compiler-options",
+                                           "-Xptxas",
+                                           "--ptxas-options",
+                                           "-Xlinker",
+                                           "--linker-options",
+                                           "-Xnvlink",
+                                           "--nvlink-options",
+                                           "-Xarchive",
+                                           "--archive-options",
+                                           "-ccbin",
+                                           "--compiler-bindir",
+                                           "-arch",
+                                           "--gpu-architecture",
+                                           "-code",
+                                           "--gpu-code",
+                                           "-gencode",
+                                           "--generate-code",
+                                           "--options-file",
+                                           "-optf",
+                                           "-std",
+                                           "--std",
+                                           "-L",
+                                           "--library-path",
+                                           "-l",
+                                           "--library",
+                                           "-odir",
+                                           "--output-directory",
+                                           "-maxrregcount",
+                                           "--maxrregcount",
+                                           "--keep-dir",
+                                           "-keep-dir",
+                                           "-time",
+                                           "--time",
+                                           "-rdc",
+                                           "--relocatable-device-code",
+                                           "-t",
+                                           "--threads",
+                                           "-split-compile",
+                                           "--split-compile",
+                                           "-Xcudafe",
+                                           "-diag-suppress",
+                                           "--diag-suppress",
+                                           "-diag-error",
+                                           "--diag-error",
+                                           "-diag-warn",
+                                           "--diag-warn",
+                                           "-default-stream",
+                                           "--default-stream",
+                                           "-cudart",
+                                           "--cudart",
+                                           "-ftz",
+                                           "--ftz",
+                                           "-prec-div",
+                                           "--prec-div",
+                                           "-prec-sqrt",
+                                           "--prec-sqrt",
+                                           "-fmad",
+                                           "--fmad",
+                                           "-use_fast_math",
+                                           "-lineinfo",
+                                           "-Werror",
+                                           "--Werror",
+                                           "-ext-lambda",
+                                           "-expt-relaxed-constexpr",
+                                           "-G",
+                                           "-g"};
 // (The last few never take a value; listing them here is harmless because
 // they are only consulted for options followed by a separate value below.)
-const std::set<std::string> kFlagsOnly = {"-ftz", "--ftz", "-prec-div", "--prec-div", "-prec-sqrt",
-                                          "--prec-sqrt", "-fmad", "--fmad", "-use_fast_math", "-lineinfo",
-                                          "-Werror", "--Werror", "-ext-lambda", "-expt-relaxed-constexpr",
-                                          "-G", "-g"};
+const std::set<std::string> kFlagsOnly = {"-ftz",
+                                          "--ftz",
+                                          "-prec-div",
+                                          "--prec-div",
+                                          "-prec-sqrt",
+                                          "--prec-sqrt",
+                                          "-fmad",
+                                          "--fmad",
+                                          "-use_fast_math",
+                                          "-lineinfo",
+                                          "-Werror",
+                                          "--Werror",
+                                          "-ext-lambda",
+                                          "-expt-relaxed-constexpr",
+                                          "-G",
+                                          "-g"};
 
 // Dropped together with their value: outputs, dependency files, GPU targets.
-const std::set<std::string> kDropWithValue = {"-o", "--output-file", "-MF", "-MT", "-MQ", "--dependency-output",
-                                              "--dependency-target-name", "-arch", "--gpu-architecture", "-code",
-                                              "--gpu-code", "-gencode", "--generate-code", "-odir",
-                                              "--output-directory", "--keep-dir", "-keep-dir", "-time", "--time"};
+const std::set<std::string> kDropWithValue = {"-o",
+                                              "--output-file",
+                                              "-MF",
+                                              "-MT",
+                                              "-MQ",
+                                              "--dependency-output",
+                                              "--dependency-target-name",
+                                              "-arch",
+                                              "--gpu-architecture",
+                                              "-code",
+                                              "--gpu-code",
+                                              "-gencode",
+                                              "--generate-code",
+                                              "-odir",
+                                              "--output-directory",
+                                              "--keep-dir",
+                                              "-keep-dir",
+                                              "-time",
+                                              "--time"};
 // Dropped alone: what to produce.
-const std::set<std::string> kDrop = {"-c", "--compile", "-MD", "-MMD", "-M", "-MM", "-MP",
+const std::set<std::string> kDrop = {"-c",
+                                     "--compile",
+                                     "-MD",
+                                     "-MMD",
+                                     "-M",
+                                     "-MM",
+                                     "-MP",
                                      "--generate-dependencies-with-compile",
-                                     "--generate-nonsystem-dependencies-with-compile", "--generate-dependencies",
-                                     "--generate-nonsystem-dependencies", "-cubin", "--cubin", "-ptx", "--ptx",
-                                     "-fatbin", "--fatbin", "-E", "--preprocess", "-dryrun", "--dryrun", "-keep",
-                                     "--keep", "-save-temps", "--save-temps", "-dlink", "--device-link", "-lib",
-                                     "--lib", "-v", "--verbose"};
+                                     "--generate-nonsystem-dependencies-with-compile",
+                                     "--generate-dependencies",
+                                     "--generate-nonsystem-dependencies",
+                                     "-cubin",
+                                     "--cubin",
+                                     "-ptx",
+                                     "--ptx",
+                                     "-fatbin",
+                                     "--fatbin",
+                                     "-E",
+                                     "--preprocess",
+                                     "-dryrun",
+                                     "--dryrun",
+                                     "-keep",
+                                     "--keep",
+                                     "-save-temps",
+                                     "--save-temps",
+                                     "-dlink",
+                                     "--device-link",
+                                     "-lib",
+                                     "--lib",
+                                     "-v",
+                                     "--verbose"};
 // Path-valued options whose path may lie in the source root.
-const std::set<std::string> kPathOptions = {"-I", "--include-path", "-isystem", "--system-include", "-include",
-                                            "--pre-include", "-iquote"};
+const std::set<std::string> kPathOptions = {"-I",       "--include-path", "-isystem", "--system-include",
+                                            "-include", "--pre-include",  "-iquote"};
 
 bool is_rdc(const std::string& opt, const std::string& value) {
   if (opt == "-dc" || opt == "--device-c") return true;
@@ -88,9 +213,10 @@ Expected<CompilerArguments> compiler_arguments(const CompileCommand& command, co
   if (first >= command.arguments.size()) return Error{"the kernel's compile command names no compiler"};
   CompilerArguments out{command.arguments[first], {}};
   if (basename(out.compiler) != "nvcc")
-    return Error{fmt::format("the kernel's translation unit is compiled by '{}', not nvcc; STARK compiles "
-                             "candidates with nvcc only",
-                             out.compiler)};
+    return Error{
+        fmt::format("the kernel's translation unit is compiled by '{}', not nvcc; STARK compiles "
+                    "candidates with nvcc only",
+                    out.compiler)};
   for (size_t i = first + 1; i < command.arguments.size(); ++i) {
     std::string rsp = options_file_at(command.arguments, i);
     if (rsp.empty()) {
@@ -98,7 +224,8 @@ Expected<CompilerArguments> compiler_arguments(const CompileCommand& command, co
       continue;
     }
     auto text = read_file(dir / rsp);
-    if (!text) return Error{fmt::format("cannot read the options file {} of the compile command", (dir / rsp).string())};
+    if (!text)
+      return Error{fmt::format("cannot read the options file {} of the compile command", (dir / rsp).string())};
     for (auto& part : shell_split(*text)) out.arguments.push_back(part);
   }
   return out;
@@ -175,8 +302,9 @@ Expected<std::vector<std::string>> nvcc_command(const CompileCommand& command, c
     const std::string& a = in[i];
     Option o = read_option(in, i);
     if (o.opt == "-ewp" || o.opt == "--extensible-whole-program")
-      return Error{"the kernel is compiled with -ewp (extensible whole program), which STARK cannot link for "
-                   "measuring; build this target with -rdc=true or without either"};
+      return Error{
+          "the kernel is compiled with -ewp (extensible whole program), which STARK cannot link for "
+          "measuring; build this target with -rdc=true or without either"};
     if (o.opt == "-dc" || o.opt == "--device-c") {  // compile + relocatable: the mode is ours to choose
       out.push_back("-rdc=true");
       continue;

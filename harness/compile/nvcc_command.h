@@ -26,13 +26,13 @@ enum class CompileMode {
 };
 
 struct NvccCommandSpec {
-  std::string sm;                          // "90"
+  std::string sm;  // "90"
   CompileMode mode = CompileMode::Cubin;
-  std::filesystem::path output;            // -o (stdout for Dependencies when empty)
-  std::filesystem::path source_root;       // paths below it are mapped...
-  std::filesystem::path shadow_root;       // ...to the same place below this (empty: no mapping)
-  std::string nvcc;                        // used when the command's compiler is not nvcc by path
-  std::filesystem::path dependency_file;   // Cubin/Object: also write make-style deps here (-MD -MF)
+  std::filesystem::path output;           // -o (stdout for Dependencies when empty)
+  std::filesystem::path source_root;      // paths below it are mapped...
+  std::filesystem::path shadow_root;      // ...to the same place below this (empty: no mapping)
+  std::string nvcc;                       // used when the command's compiler is not nvcc by path
+  std::filesystem::path dependency_file;  // Cubin/Object: also write make-style deps here (-MD -MF)
 };
 
 /// The rewritten argv (argv[0] = nvcc). Relocatable device code stays

@@ -15,17 +15,36 @@ namespace {
 namespace fs = std::filesystem;
 using stark::testing::TempDir;
 
-bool has(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+bool has(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
 
 CompileCommand cmake_style() {
   CompileCommand cc;
   cc.directory = "/proj/build";
   cc.file = "/proj/src/ops.cu";
-  cc.arguments = {"/usr/local/cuda/bin/nvcc", "-forward-unknown-to-host-compiler", "-DNDEBUG", "-I/proj/include",
-                  "-I../src", "-isystem", "/usr/include/x", "-O3", "-std=c++17",
-                  "--generate-code=arch=compute_90,code=[compute_90,sm_90]", "-Xcompiler=-fPIC", "-MD", "-MT",
-                  "CMakeFiles/ops.dir/src/ops.cu.o", "-MF", "CMakeFiles/ops.dir/src/ops.cu.o.d", "-x", "cu", "-c",
-                  "/proj/src/ops.cu", "-o", "CMakeFiles/ops.dir/src/ops.cu.o"};
+  cc.arguments = {"/usr/local/cuda/bin/nvcc",
+                  "-forward-unknown-to-host-compiler",
+                  "-DNDEBUG",
+                  "-I/proj/include",
+                  "-I../src",
+                  "-isystem",
+                  "/usr/include/x",
+                  "-O3",
+                  "-std=c++17",
+                  "--generate-code=arch=compute_90,code=[compute_90,sm_90]",
+                  "-Xcompiler=-fPIC",
+                  "-MD",
+                  "-MT",
+                  "CMakeFiles/ops.dir/src/ops.cu.o",
+                  "-MF",
+                  "CMakeFiles/ops.dir/src/ops.cu.o.d",
+                  "-x",
+                  "cu",
+                  "-c",
+                  "/proj/src/ops.cu",
+                  "-o",
+                  "CMakeFiles/ops.dir/src/ops.cu.o"};
   cc.archs = {"90"};
   return cc;
 }
@@ -54,7 +73,9 @@ TEST(NvccCommand, CubinForOneArchWithShadowedPaths) {
   EXPECT_FALSE(has(a, "-MD"));
   EXPECT_FALSE(has(a, "CMakeFiles/ops.dir/src/ops.cu.o"));
   EXPECT_FALSE(has(a, "CMakeFiles/ops.dir/src/ops.cu.o.d"));
-  EXPECT_EQ(std::count_if(a.begin(), a.end(), [](const std::string& s) { return s.find("generate-code") != std::string::npos; }), 0);
+  EXPECT_EQ(std::count_if(a.begin(), a.end(),
+                          [](const std::string& s) { return s.find("generate-code") != std::string::npos; }),
+            0);
   auto o = std::find(a.begin(), a.end(), "-o");
   ASSERT_NE(o, a.end());
   EXPECT_EQ(*(o + 1), "/cache/out.cubin");
@@ -81,8 +102,8 @@ TEST(NvccCommand, ObjectAndDependencyModes) {
 }
 
 TEST(NvccCommand, RelocatableDeviceCodeStaysRelocatable) {
-  for (std::vector<std::string> extra : {std::vector<std::string>{"-rdc=true"}, {"-rdc", "true"}, {"-dc"},
-                                         {"--relocatable-device-code=true"}}) {
+  for (std::vector<std::string> extra :
+       {std::vector<std::string>{"-rdc=true"}, {"-rdc", "true"}, {"-dc"}, {"--relocatable-device-code=true"}}) {
     auto cc = cmake_style();
     cc.arguments.insert(cc.arguments.begin() + 1, extra.begin(), extra.end());
     EXPECT_TRUE(is_relocatable(cc)) << extra[0];
@@ -112,14 +133,17 @@ TEST(NvccCommand, TheDeviceLinkTakesTheTargetsOtherObjects) {
   const fs::path& build = tmp.path();
   fs::path objects = build / "CMakeFiles/ops.dir/src";
   fs::create_directories(objects / "detail");
-  for (const char* f : {"ops.cu.o", "helpers.cu.o", "detail/tables.cu.o", "notes.txt"}) std::ofstream(objects / f) << "x";
+  for (const char* f : {"ops.cu.o", "helpers.cu.o", "detail/tables.cu.o", "notes.txt"})
+    std::ofstream(objects / f) << "x";
   std::ofstream(build / "CMakeFiles/ops.dir/cmake_device_link.o") << "x";
   fs::create_directories(build / "CMakeFiles/other.dir");
   std::ofstream(build / "CMakeFiles/other.dir/other.cu.o") << "x";
-  CompileCommand cc{build.string(), "/proj/src/ops.cu",
-                    {"/usr/local/cuda/bin/nvcc", "-rdc=true", "-o", "CMakeFiles/ops.dir/src/ops.cu.o", "-c",
-                     "/proj/src/ops.cu"},
-                    "ops", {"90"}};
+  CompileCommand cc{
+      build.string(),
+      "/proj/src/ops.cu",
+      {"/usr/local/cuda/bin/nvcc", "-rdc=true", "-o", "CMakeFiles/ops.dir/src/ops.cu.o", "-c", "/proj/src/ops.cu"},
+      "ops",
+      {"90"}};
   auto found = device_link_objects(cc);
   EXPECT_EQ(found, (std::vector<fs::path>{objects / "detail/tables.cu.o", objects / "helpers.cu.o"}));
   auto argv = device_link_command("nvcc", "90", "k.cubin", found, "linked.cubin");

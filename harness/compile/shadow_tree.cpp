@@ -49,7 +49,8 @@ Expected<ShadowTree> ShadowTree::create(const fs::path& parent, const fs::path& 
   return tree;
 }
 
-ShadowTree::ShadowTree(ShadowTree&& other) noexcept : root_(std::move(other.root_)), relative_(std::move(other.relative_)) {
+ShadowTree::ShadowTree(ShadowTree&& other) noexcept
+    : root_(std::move(other.root_)), relative_(std::move(other.relative_)) {
   other.root_.clear();
 }
 

@@ -84,9 +84,10 @@ void GpuEvaluator::choose_captures(EvaluationRun& run) {
   for (const auto& id : run.captures)
     if (const Capture* c = index->find(id); c && run.judged_instantiations.count(c->mangled)) kept.push_back(id);
   if (kept.empty())
-    return run.error(fmt::format("the captures of {} launch only instantiations made in other translation units than "
-                                 "{}: none can be judged with its cubin",
-                                 run.kernel.id, run.kernel.compile ? run.kernel.compile->file : "the compiled one"));
+    return run.error(
+        fmt::format("the captures of {} launch only instantiations made in other translation units than "
+                    "{}: none can be judged with its cubin",
+                    run.kernel.id, run.kernel.compile ? run.kernel.compile->file : "the compiled one"));
   run.captures = std::move(kept);
 }
 
@@ -102,15 +103,15 @@ void GpuEvaluator::check_restrict_assumption(EvaluationRun& run) {
         for (size_t j = 0; j < c->args.size() && aliased.empty(); ++j)
           if (i != j && c->args[i].buffer && c->args[i].buffer == c->args[j].buffer &&
               std::find(restricted.begin(), restricted.end(), c->args[i].name) != restricted.end())
-            aliased = fmt::format("capture {} passes {} and {} into one allocation", c->id, c->args[i].name,
-                                  c->args[j].name);
+            aliased =
+                fmt::format("capture {} passes {} and {} into one allocation", c->id, c->args[i].name, c->args[j].name);
     }
   if (!aliased.empty())
     return run.reject(check::kRestrictAssumption,
                       fmt::format("the variant declares {} __restrict__, but {}", join(restricted, ", "), aliased));
   run.pass(check::kRestrictAssumption,
-           fmt::format("assumes {} never alias{} another argument: no captured launch aliased them", join(restricted, ", "),
-                       restricted.size() == 1 ? "es" : ""));
+           fmt::format("assumes {} never alias{} another argument: no captured launch aliased them",
+                       join(restricted, ", "), restricted.size() == 1 ? "es" : ""));
 }
 
 }  // namespace stark::harness

@@ -28,9 +28,7 @@ std::string first_error(const std::string& log) {
   return log.substr(start, end == std::string::npos ? std::string::npos : end - start);
 }
 
-std::string why_not_compiled(const Expected<CompileResult>& r) {
-  return r ? first_error(r->log) : r.error().message;
-}
+std::string why_not_compiled(const Expected<CompileResult>& r) { return r ? first_error(r->log) : r.error().message; }
 
 }  // namespace
 
@@ -42,7 +40,8 @@ CompileRequest GpuEvaluator::compile_request(const EvaluationRun& run, std::opti
   r.source = std::move(source);
   r.sm = arch;
   r.mode = mode;
-  if (auto it = manifest_.files.find(run.kernel.file); it != manifest_.files.end()) r.expected_file_hash = it->second.hash;
+  if (auto it = manifest_.files.find(run.kernel.file); it != manifest_.files.end())
+    r.expected_file_hash = it->second.hash;
   return r;
 }
 
@@ -56,20 +55,22 @@ void GpuEvaluator::check_launch(EvaluationRun& run) {
 void GpuEvaluator::compile(EvaluationRun& run) {
   run.gpu = gpu();
   const Kernel& kernel = run.kernel;
-  std::string sm = run.gpu ? run.gpu->sm
-                   : options_.sm ? *options_.sm
+  std::string sm = run.gpu                                            ? run.gpu->sm
+                   : options_.sm                                      ? *options_.sm
                    : kernel.compile && !kernel.compile->archs.empty() ? kernel.compile->archs.front()
-                                                                        : "90";
+                                                                      : "90";
   sm.erase(std::remove_if(sm.begin(), sm.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }),
            sm.end());
   run.sm = sm;
-  auto original = std::async(std::launch::async,
-                             [&] { return compiler_.compile(compile_request(run, std::nullopt, CompileMode::Cubin, sm)); });
+  auto original = std::async(std::launch::async, [&] {
+    return compiler_.compile(compile_request(run, std::nullopt, CompileMode::Cubin, sm));
+  });
   auto candidate = compiler_.compile(compile_request(run, run.variant.source, CompileMode::Cubin, sm));
   auto base = original.get();
   run.end_phase("compile");
   if (!base) return run.error(base.error().message);
-  if (!base->ok) return run.error(fmt::format("the original kernel does not compile for sm_{}: {}", sm, first_error(base->log)));
+  if (!base->ok)
+    return run.error(fmt::format("the original kernel does not compile for sm_{}: {}", sm, first_error(base->log)));
   if (!candidate) return run.error(candidate.error().message);
   run.e.compile_log = candidate->log;
   if (!candidate->ok) return run.reject(check::kCompile, first_error(candidate->log));
@@ -94,10 +95,10 @@ void GpuEvaluator::start_final_compiles(EvaluationRun& run) {
   if (options_.check_all_archs && run.kernel.compile)
     for (const auto& arch : run.kernel.compile->archs)
       if (arch != run.sm)
-        run.other_archs.emplace_back(arch, std::async(std::launch::async, [this, &run, arch] {
-                                       return compiler_.compile(
-                                           compile_request(run, run.variant.source, CompileMode::Cubin, arch));
-                                     }));
+        run.other_archs.emplace_back(
+            arch, std::async(std::launch::async, [this, &run, arch] {
+              return compiler_.compile(compile_request(run, run.variant.source, CompileMode::Cubin, arch));
+            }));
 }
 
 void GpuEvaluator::check_signature(EvaluationRun& run) {
@@ -117,9 +118,10 @@ void GpuEvaluator::check_signature(EvaluationRun& run) {
     else elsewhere.push_back(demangle(inst.mangled));
   }
   if (run.judged_instantiations.empty())
-    return run.error(fmt::format("the original's cubin has none of the instantiations of {}: the manifest is stale, "
-                                 "scan again",
-                                 kernel.id));
+    return run.error(
+        fmt::format("the original's cubin has none of the instantiations of {}: the manifest is stale, "
+                    "scan again",
+                    kernel.id));
   for (const auto& inst : kernel.instantiations) {
     const CubinKernel* bk = base_info->find_kernel(inst.mangled);
     if (!bk) continue;
@@ -134,11 +136,12 @@ void GpuEvaluator::check_signature(EvaluationRun& run) {
   }
   run.e.baseline_profile.resources = cubin_resources(*base_info, run.judged_instantiations);
   run.e.variant_profile.resources = cubin_resources(*var_info, run.judged_instantiations);
-  run.pass(check::kSignature, elsewhere.empty() ? ""
-                                                : fmt::format("not judged (instantiated in another translation unit "
-                                                              "than {}): {}",
-                                                              kernel.compile ? kernel.compile->file : "the compiled one",
-                                                              join(elsewhere, ", ")));
+  run.pass(check::kSignature,
+           elsewhere.empty()
+               ? ""
+               : fmt::format("not judged (instantiated in another translation unit "
+                             "than {}): {}",
+                             kernel.compile ? kernel.compile->file : "the compiled one", join(elsewhere, ", ")));
   run.original_cubin = std::move(*base_bytes);
   run.candidate_cubin = std::move(*var_bytes);
   run.candidate_info = std::move(*var_info);
@@ -149,9 +152,11 @@ void GpuEvaluator::check_host_code(EvaluationRun& run) {
   auto obj_base = run.original_object.get();
   auto obj_var = run.candidate_object.get();
   if (obj_var && !obj_var->ok)
-    return run.reject(check::kHostCode, "the host side of the patched file does not compile: " + first_error(obj_var->log));
+    return run.reject(check::kHostCode,
+                      "the host side of the patched file does not compile: " + first_error(obj_var->log));
   if (!obj_base || !obj_var || !obj_base->ok)
-    return run.not_run(check::kHostCode, "not checked: " + (!obj_var ? obj_var.error().message : why_not_compiled(obj_base)));
+    return run.not_run(check::kHostCode,
+                       "not checked: " + (!obj_var ? obj_var.error().message : why_not_compiled(obj_base)));
   auto base_object = read_file(obj_base->output);
   auto var_object = read_file(obj_var->output);
   if (!base_object || !var_object)

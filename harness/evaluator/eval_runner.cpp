@@ -65,11 +65,11 @@ std::string verdict_line(const Evaluation& e) {
     if (c.ok) continue;
     if (c.name == check::kMemcheck || c.name == check::kRacecheck || c.name == check::kHostCode)
       unsanitized.push_back(fmt::format("{} {}", c.name, c.detail));
-    else if (c.name == check::kOtherSizes)
-      unjudged.push_back(fmt::format("no other size judged ({})", c.detail));
+    else if (c.name == check::kOtherSizes) unjudged.push_back(fmt::format("no other size judged ({})", c.detail));
   }
-  std::string line = unsanitized.empty() ? "accepted: " + e.reason
-                                         : fmt::format("correct, not sanitized: {}; {}", join(unsanitized, "; "), e.reason);
+  std::string line = unsanitized.empty()
+                         ? "accepted: " + e.reason
+                         : fmt::format("correct, not sanitized: {}; {}", join(unsanitized, "; "), e.reason);
   if (!unjudged.empty()) line += "; " + join(unjudged, "; ");
   return line;
 }

@@ -17,8 +17,9 @@ Evaluation accepted_with(std::optional<bool> memcheck, const std::string& detail
 TEST(VerdictLine, SaysWhenTheSanitizersDidNotRun) {
   EXPECT_EQ(verdict_line(accepted_with(true, "no errors")),
             "accepted: correct on 1 capture; 3.00x (30.0 us -> 10.0 us)");
-  std::string line = verdict_line(accepted_with(std::nullopt, "not run: only candidates faster than the original are "
-                                                               "sanitized"));
+  std::string line = verdict_line(accepted_with(std::nullopt,
+                                                "not run: only candidates faster than the original are "
+                                                "sanitized"));
   EXPECT_EQ(line.rfind("correct, not sanitized: memcheck not run", 0), 0u) << line;
   EXPECT_NE(line.find("3.00x"), std::string::npos);
 }

@@ -58,21 +58,21 @@ class EvaluationRun {
   void end_phase(const char* phase);
 
   // What the gates found, in the order they find it.
-  std::string sm;                        // the architecture judged ("90")
-  std::optional<GpuInfo> gpu;            // nullopt: no GPU to run on
-  CompileResult original;                // the original's cubin
-  CompileResult candidate;               // the variant's cubin
-  PendingCompile original_object;        // host objects for the host-code gate
+  std::string sm;                  // the architecture judged ("90")
+  std::optional<GpuInfo> gpu;      // nullopt: no GPU to run on
+  CompileResult original;          // the original's cubin
+  CompileResult candidate;         // the variant's cubin
+  PendingCompile original_object;  // host objects for the host-code gate
   PendingCompile candidate_object;
   std::vector<std::pair<std::string, PendingCompile>> other_archs;  // the variant for each other architecture
-  std::string original_cubin;            // the cubins' bytes
+  std::string original_cubin;                                       // the cubins' bytes
   std::string candidate_cubin;
   std::optional<CubinInfo> candidate_info;
   std::set<std::string> judged_instantiations;  // mangled names the original's cubin holds
-  std::vector<std::string> captures;     // the capture ids it is judged on
-  EvaluateRequest request;               // what the worker was asked
-  bool faster_than_original = false;     // timed and faster (set by the GPU judgement)
-  bool could_win = true;                 // not slower than a candidate that passed the sanitizers
+  std::vector<std::string> captures;            // the capture ids it is judged on
+  EvaluateRequest request;                      // what the worker was asked
+  bool faster_than_original = false;            // timed and faster (set by the GPU judgement)
+  bool could_win = true;                        // not slower than a candidate that passed the sanitizers
 
   /// The capture store's index, read at most once (it does not change
   /// after the captures are chosen); null when it cannot be read.

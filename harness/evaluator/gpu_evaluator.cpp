@@ -82,9 +82,10 @@ Expected<std::vector<std::string>> GpuEvaluator::captures_for(const Kernel& kern
   if (annotated) return ids;
   if (!has_annotation_inputs(kernel)) {
     if (!ids.empty()) return ids;
-    return Error{fmt::format("no inputs for kernel {}: no captured launch in {} and no args=/buffers= in its annotation. "
-                             "Run `stark capture -p BUILD -- <tests that launch it>`, or annotate it with {}",
-                             kernel.id, options_.store.string(), annotation_hint(kernel))};
+    return Error{
+        fmt::format("no inputs for kernel {}: no captured launch in {} and no args=/buffers= in its annotation. "
+                    "Run `stark capture -p BUILD -- <tests that launch it>`, or annotate it with {}",
+                    kernel.id, options_.store.string(), annotation_hint(kernel))};
   }
   // The annotation's sizes are judged (and timed) beside the captured ones:
   // one more size a candidate tuned to the captures must get right.
@@ -105,10 +106,18 @@ Expected<std::vector<std::string>> GpuEvaluator::captures_for(const Kernel& kern
 // GPU once the candidate compiled as the same kernel, the final ones (whose
 // compiles started early) only for a candidate the GPU found correct.
 const GpuEvaluator::Gate GpuEvaluator::kGates[] = {
-    &GpuEvaluator::check_launch,     &GpuEvaluator::compile,         &GpuEvaluator::start_final_compiles,
-    &GpuEvaluator::check_signature,  &GpuEvaluator::require_gpu,     &GpuEvaluator::choose_captures,
-    &GpuEvaluator::check_restrict_assumption, &GpuEvaluator::judge_on_gpu, &GpuEvaluator::check_host_code,
-    &GpuEvaluator::check_archs,      &GpuEvaluator::sanitize,        &GpuEvaluator::profile,
+    &GpuEvaluator::check_launch,
+    &GpuEvaluator::compile,
+    &GpuEvaluator::start_final_compiles,
+    &GpuEvaluator::check_signature,
+    &GpuEvaluator::require_gpu,
+    &GpuEvaluator::choose_captures,
+    &GpuEvaluator::check_restrict_assumption,
+    &GpuEvaluator::judge_on_gpu,
+    &GpuEvaluator::check_host_code,
+    &GpuEvaluator::check_archs,
+    &GpuEvaluator::sanitize,
+    &GpuEvaluator::profile,
     &GpuEvaluator::accept,
 };
 
@@ -120,17 +129,18 @@ Evaluation GpuEvaluator::evaluate(const Kernel& kernel, const Variant& variant) 
   }
   Evaluation e = std::move(run.e);
   // Every guard appears in the verdict: the ones that did not run say so.
-  static const char* all[] = {check::kCompile,     check::kSignature,       check::kBaselineReplay, check::kLaunch,
-                              check::kNoCrash,     check::kCorrectness,     check::kInputsUnchanged, check::kGuards,
-                              check::kRepeat,      check::kOtherSizes,      check::kFuzz,           check::kTiming,
-                              check::kTimedOutputs, check::kRecheck,        check::kHostCode,       check::kArchs,
-                              check::kMemcheck,    check::kRacecheck};
+  static const char* all[] = {
+      check::kCompile,     check::kSignature,       check::kBaselineReplay, check::kLaunch,  check::kNoCrash,
+      check::kCorrectness, check::kInputsUnchanged, check::kGuards,         check::kRepeat,  check::kOtherSizes,
+      check::kFuzz,        check::kTiming,          check::kTimedOutputs,   check::kRecheck, check::kHostCode,
+      check::kArchs,       check::kMemcheck,        check::kRacecheck};
   for (std::string_view name : all) {
     bool present = std::any_of(e.checks.begin(), e.checks.end(), [&](const Check& c) { return c.name == name; });
     if (present) continue;
     if (name == check::kArchs && !(options_.check_all_archs && kernel.compile)) continue;
     if (name == check::kHostCode && !options_.host_code_check) continue;
-    if ((name == check::kMemcheck || name == check::kRacecheck) && options_.sanitize == GpuEvaluatorOptions::Sanitize::Never)
+    if ((name == check::kMemcheck || name == check::kRacecheck) &&
+        options_.sanitize == GpuEvaluatorOptions::Sanitize::Never)
       continue;
     e.checks.push_back(Check{std::string(name), std::nullopt,
                              e.verdict == Verdict::Accepted ? "not run" : "not run: the evaluation stopped earlier"});
@@ -147,9 +157,10 @@ void GpuEvaluator::accept(EvaluationRun& run) {
                             [](const Check& c) { return c.name == check::kFuzz && c.ok; });
   size_t n = run.captures.size();
   e.verdict = Verdict::Accepted;
-  e.reason = e.speedup ? fmt::format("correct on {} capture{}{}; {:.2f}x ({:.1f} us -> {:.1f} us)", n, n == 1 ? "" : "s",
-                                     fuzzed ? " and fuzzed inputs" : "", *e.speedup, *e.baseline_us, *e.variant_us)
-                       : fmt::format("correct on {} capture{}; not timed", n, n == 1 ? "" : "s");
+  e.reason = e.speedup
+                 ? fmt::format("correct on {} capture{}{}; {:.2f}x ({:.1f} us -> {:.1f} us)", n, n == 1 ? "" : "s",
+                               fuzzed ? " and fuzzed inputs" : "", *e.speedup, *e.baseline_us, *e.variant_us)
+                 : fmt::format("correct on {} capture{}; not timed", n, n == 1 ? "" : "s");
   run.finish();
 }
 

@@ -43,15 +43,15 @@ struct GpuEvaluatorOptions {
   /// Command of one worker; "{device}" is replaced by the device number.
   /// Empty: the stark-worker installed with STARK, on this machine.
   std::vector<std::string> worker;
-  std::vector<int> devices = {0};   // local: one worker per device; empty: one per visible GPU
-  std::string executor = "local";   // where workers run: "local" or "slurm" (harness/executor/executor.h)
-  int workers = 0;                  // number of workers (slurm; local without devices); 0: one per GPU
+  std::vector<int> devices = {0};      // local: one worker per device; empty: one per visible GPU
+  std::string executor = "local";      // where workers run: "local" or "slurm" (harness/executor/executor.h)
+  int workers = 0;                     // number of workers (slurm; local without devices); 0: one per GPU
   std::vector<std::string> srun_args;  // slurm: added to every srun
-  std::optional<bool> ship;         // send cubins and captures to workers; default: slurm yes, local no
-  int max_losses = 2;               // workers one candidate may lose before the loss is its verdict
-  int compile_jobs = 0;             // 0: one per core
+  std::optional<bool> ship;            // send cubins and captures to workers; default: slurm yes, local no
+  int max_losses = 2;                  // workers one candidate may lose before the loss is its verdict
+  int compile_jobs = 0;                // 0: one per core
   std::string nvcc = "nvcc";
-  std::optional<std::string> sm;    // architecture to compile for when there is no GPU
+  std::optional<std::string> sm;  // architecture to compile for when there is no GPU
   TimingSettings timing;
   int fuzz_rounds = 2;
   uint64_t seed = 1;
@@ -61,7 +61,7 @@ struct GpuEvaluatorOptions {
   // Accepted: compute-sanitizer on candidates that passed everything else, are faster than the
   // original and not slower than one that already passed it (only those can be the result).
   Sanitize sanitize = Sanitize::Accepted;
-  std::string compute_sanitizer;            // empty: found on PATH / in the toolkit
+  std::string compute_sanitizer;  // empty: found on PATH / in the toolkit
   std::chrono::seconds sanitizer_timeout{600};
   /// Nsight Compute for profile facts (ncu.h), run on the original once per
   /// kernel and on each candidate that could be the result: empty: found on
@@ -105,19 +105,19 @@ class GpuEvaluator final : public Evaluator {
   // the ones before it left in the run and finishes the run when it decides.
   using Gate = void (GpuEvaluator::*)(EvaluationRun&);
   static const Gate kGates[];
-  void check_launch(EvaluationRun& run);          // compile_gates.cpp
+  void check_launch(EvaluationRun& run);  // compile_gates.cpp
   void compile(EvaluationRun& run);
   void start_final_compiles(EvaluationRun& run);
   void check_signature(EvaluationRun& run);
-  void require_gpu(EvaluationRun& run);           // capture_gates.cpp
+  void require_gpu(EvaluationRun& run);  // capture_gates.cpp
   void choose_captures(EvaluationRun& run);
   void check_restrict_assumption(EvaluationRun& run);
-  void judge_on_gpu(EvaluationRun& run);          // worker_judge.cpp
-  void check_host_code(EvaluationRun& run);       // compile_gates.cpp
+  void judge_on_gpu(EvaluationRun& run);     // worker_judge.cpp
+  void check_host_code(EvaluationRun& run);  // compile_gates.cpp
   void check_archs(EvaluationRun& run);
-  void sanitize(EvaluationRun& run);              // sanitize_gate.cpp
-  void profile(EvaluationRun& run);               // profile_gate.cpp
-  void accept(EvaluationRun& run);                // gpu_evaluator.cpp
+  void sanitize(EvaluationRun& run);  // sanitize_gate.cpp
+  void profile(EvaluationRun& run);   // profile_gate.cpp
+  void accept(EvaluationRun& run);    // gpu_evaluator.cpp
 
   CompileRequest compile_request(const EvaluationRun& run, std::optional<std::string> source, CompileMode mode,
                                  const std::string& arch) const;
@@ -145,13 +145,14 @@ class GpuEvaluator final : public Evaluator {
   GpuEvaluatorOptions options_;
   CompileService compiler_;
   mutable std::mutex mutex_;
-  std::map<std::string, double> fastest_sanitized_us_;  // per kernel id: the fastest candidate that passed the sanitizers
+  std::map<std::string, double>
+      fastest_sanitized_us_;               // per kernel id: the fastest candidate that passed the sanitizers
   std::set<std::string> other_sizes_off_;  // kernel ids whose original faulted at a derived size
   std::map<std::string, std::map<std::string, double>> original_ncu_;  // per kernel id: the original's ncu metrics
   std::optional<std::string> ncu_off_;  // why ncu gives no facts on this machine, once it is known
   std::string ncu_path_;                // found on the first profile, kept
-  std::atomic<int64_t> requests_{0};      // evaluate requests sent: each reply must answer its own
-  std::unique_ptr<WorkerPool> pool_;  // null when the executor could not be made (setup_error_)
+  std::atomic<int64_t> requests_{0};    // evaluate requests sent: each reply must answer its own
+  std::unique_ptr<WorkerPool> pool_;    // null when the executor could not be made (setup_error_)
   std::string setup_error_;
   mutable bool probed_ = false;
   mutable bool no_gpu_workers_ = false;  // workers run without a GPU: they still check what they can

@@ -24,7 +24,8 @@ const char* kGood = R"(__global__ void scale(int n, float a, const float* __rest
 class GpuEvaluatorTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    p = std::make_unique<TestProject>("evaluator_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    p = std::make_unique<TestProject>("evaluator_" +
+                                      std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     testing::add_annotated_scale(*p);
     options.store = p->root() / "captures";
     options.cache_dir = p->root() / "cache";
@@ -68,7 +69,8 @@ TEST_F(GpuEvaluatorTest, WithoutAGpuItCompilesAndSaysNothingRan) {
 TEST_F(GpuEvaluatorTest, RejectsBeforeTheGpu) {
   options.worker = {STARK_WORKER_PATH};
   GpuEvaluator ev(p->manifest(), options);
-  Evaluation bad = ev.evaluate(kernel(), variant("__global__ void scale(int n, float a, const float* x, float* y) { nope; }"));
+  Evaluation bad =
+      ev.evaluate(kernel(), variant("__global__ void scale(int n, float a, const float* x, float* y) { nope; }"));
   EXPECT_EQ(bad.verdict, Verdict::Rejected);
   EXPECT_FALSE(bad.compile_ok);
   EXPECT_EQ(bad.reason.rfind("compile: ", 0), 0u) << bad.reason;
@@ -95,12 +97,14 @@ TEST_F(GpuEvaluatorTest, RejectsBeforeTheGpu) {
 // every evaluation: the evaluator must reject the candidate, say why, and
 // start a fresh worker for the next one.
 std::vector<std::string> misbehaving(const std::string& action) {
-  return {"sh", "-c",
-          "while read line; do seq=$(printf '%s' \"$line\" | sed -n 's/.*\"seq\":\\([0-9]*\\).*/\\1/p'); "
-          "case \"$line\" in "
-          "*hello*) printf '{\"ok\":true,\"gpu\":{\"name\":\"Scripted\",\"sm\":\"90\",\"driver\":\"0\",\"cuda\":\"13.0\"},"
-          "\"pid\":1,\"seq\":%s}\\n' \"$seq\";; "
-          "*shutdown*) exit 0;; *) " + action + ";; esac; done"};
+  return {
+      "sh", "-c",
+      "while read line; do seq=$(printf '%s' \"$line\" | sed -n 's/.*\"seq\":\\([0-9]*\\).*/\\1/p'); "
+      "case \"$line\" in "
+      "*hello*) printf '{\"ok\":true,\"gpu\":{\"name\":\"Scripted\",\"sm\":\"90\",\"driver\":\"0\",\"cuda\":\"13.0\"},"
+      "\"pid\":1,\"seq\":%s}\\n' \"$seq\";; "
+      "*shutdown*) exit 0;; *) " +
+          action + ";; esac; done"};
 }
 
 TEST_F(GpuEvaluatorTest, WorkerCrashRejectsAndRestarts) {
@@ -143,19 +147,23 @@ TEST_F(GpuEvaluatorTest, NoInputsNamesTheKernelAndHowToAddThem) {
   EXPECT_EQ(e.verdict, Verdict::Error);
   EXPECT_NE(e.reason.find("no inputs for kernel src/scale.cu:scale"), std::string::npos) << e.reason;
   EXPECT_NE(e.reason.find("stark capture"), std::string::npos);
-  EXPECT_NE(e.reason.find("STARK_OPTIMIZE(\"args=n=..., a=...\", \"buffers=x[count], y[count]\""), std::string::npos) << e.reason;
+  EXPECT_NE(e.reason.find("STARK_OPTIMIZE(\"args=n=..., a=...\", \"buffers=x[count], y[count]\""), std::string::npos)
+      << e.reason;
 }
 
 TEST_F(GpuEvaluatorTest, InstantiationsOfOtherUnitsAreLeftOutAndSaidSo) {
   // relu<float> is instantiated by relu_f32.cu (the kernel's compile command),
   // relu<double> by another unit: the first is judged, the second named.
-  p->write("include/relu.cuh", "template <typename T>\n__global__ void relu(int n, const T* x, T* y) {\n"
-                               "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] = x[i] > T(0) ? x[i] : T(0);\n}\n");
-  p->write("src/relu_f32.cu", "#include \"../include/relu.cuh\"\ntemplate __global__ void relu<float>(int, const float*, float*);\n");
+  p->write("include/relu.cuh",
+           "template <typename T>\n__global__ void relu(int n, const T* x, T* y) {\n"
+           "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] = x[i] > T(0) ? x[i] : T(0);\n}\n");
+  p->write("src/relu_f32.cu",
+           "#include \"../include/relu.cuh\"\ntemplate __global__ void relu<float>(int, const float*, float*);\n");
   Kernel& k = p->add_kernel("relu", "include/relu.cuh", "template <typename T>", "_Z4reluIfEviPKT_PS0_",
                             {scalar("n", "int", 4), pointer("x", "float", true), pointer("y", "float", false)},
                             "src/relu_f32.cu");
-  k.instantiations.push_back({"_Z4reluIdEviPKT_PS0_", "double",
+  k.instantiations.push_back({"_Z4reluIdEviPKT_PS0_",
+                              "double",
                               {scalar("n", "int", 4), pointer("x", "double", true), pointer("y", "double", false)}});
   options.worker = {STARK_WORKER_PATH};
   GpuEvaluator ev(p->manifest(), options);
@@ -182,8 +190,9 @@ Kernel restrict_kernel() {
 
 TEST(RestrictAdded, FindsNewRestrictParameters) {
   std::string original = "__global__ void k(int n, const float* x, float* __restrict__ y) {}";
-  std::string variant = "static __device__ int h(int v) { return v; }\n"
-                        "__global__ void k(int n, const float* __restrict__ x, float* __restrict__ y) {}";
+  std::string variant =
+      "static __device__ int h(int v) { return v; }\n"
+      "__global__ void k(int n, const float* __restrict__ x, float* __restrict__ y) {}";
   EXPECT_EQ(restrict_added(restrict_kernel(), variant), std::vector<std::string>{"x"});
   EXPECT_TRUE(restrict_added(restrict_kernel(), original).empty());
 }
@@ -192,23 +201,26 @@ TEST(RestrictAdded, FindsNewRestrictParameters) {
 // showed the text scanner a parameter list without __restrict__, and the
 // assumption went unchecked.
 TEST(RestrictAdded, ADeclarationInACommentOrStringDoesNotHideTheRealOne) {
-  std::string variant = "// __global__ void k(int n, const float* x, float* y)\n"
-                        "static const char* s = \"__global__ void k(int n, const float* x, float* y)\";\n"
-                        "__global__ void k(int n, const float* __restrict__ x, float* __restrict__ y) {}";
+  std::string variant =
+      "// __global__ void k(int n, const float* x, float* y)\n"
+      "static const char* s = \"__global__ void k(int n, const float* x, float* y)\";\n"
+      "__global__ void k(int n, const float* __restrict__ x, float* __restrict__ y) {}";
   EXPECT_EQ(restrict_added(restrict_kernel(), variant), std::vector<std::string>{"x"});
 }
 
 // The attack: __restrict__ behind a macro the variant defines.
 TEST(RestrictAdded, AParameterSpelledWithTheVariantsMacroCountsAsRestrict) {
-  std::string variant = "#define NOALIAS __restrict__\n"
-                        "__global__ void k(int n, const float* NOALIAS x, float* __restrict__ y) {}";
+  std::string variant =
+      "#define NOALIAS __restrict__\n"
+      "__global__ void k(int n, const float* NOALIAS x, float* __restrict__ y) {}";
   EXPECT_EQ(restrict_added(restrict_kernel(), variant), std::vector<std::string>{"x"});
 }
 
 TEST(RestrictAdded, TemplateArgumentsAndRenamedParametersKeepTheirPositions) {
   Kernel k = restrict_kernel();
   k.params.insert(k.params.begin() + 1, scalar("shape", "Shape<int, Dim<2>>", 8));
-  std::string variant = "__global__ void k(int count, Shape<int, Dim<2>> s, const float* __restrict__ in, float* out) {}";
+  std::string variant =
+      "__global__ void k(int count, Shape<int, Dim<2>> s, const float* __restrict__ in, float* out) {}";
   EXPECT_EQ(restrict_added(k, variant), std::vector<std::string>{"x"});
 }
 

@@ -145,9 +145,20 @@ Expected<std::map<std::string, double>> run_ncu(const std::string& ncu, const st
   fs::path log = tmp_dir / fmt::format("ncu-{}-{}.csv", getpid(), counter++);
   std::vector<std::string> metrics;
   for (const auto& m : kNcuMetrics) metrics.emplace_back(m.metric);
-  std::vector<std::string> argv = {ncu, "--csv", "--clock-control", "none", "--metrics", join(metrics, ","),
-                                   "--kernel-name-base", "mangled", "--kernel-name", mangled, "--launch-count", "1",
-                                   "--log-file", log.string()};
+  std::vector<std::string> argv = {ncu,
+                                   "--csv",
+                                   "--clock-control",
+                                   "none",
+                                   "--metrics",
+                                   join(metrics, ","),
+                                   "--kernel-name-base",
+                                   "mangled",
+                                   "--kernel-name",
+                                   mangled,
+                                   "--launch-count",
+                                   "1",
+                                   "--log-file",
+                                   log.string()};
   argv.insert(argv.end(), worker_argv.begin(), worker_argv.end());
   SpawnOptions options;
   options.env = env;

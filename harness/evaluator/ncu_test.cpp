@@ -55,16 +55,18 @@ TEST(NcuCsv, TheFirstLaunchsMetricsByShortName) {
 }
 
 TEST(NcuCsv, NoTableOrNoKernelSaysSo) {
-  auto none = parse_ncu_csv("==PROF== Connected to process 1\n==ERROR== ERR_NVGPUCTRPERM - The user does not have "
-                            "permission to access NVIDIA GPU Performance Counters\n");
+  auto none = parse_ncu_csv(
+      "==PROF== Connected to process 1\n==ERROR== ERR_NVGPUCTRPERM - The user does not have "
+      "permission to access NVIDIA GPU Performance Counters\n");
   ASSERT_FALSE(none);
   EXPECT_EQ(none.error().message, "ncu printed no metrics table");
   auto header_only = parse_ncu_csv(kReport.substr(0, kReport.find("\"0\",")));
   ASSERT_FALSE(header_only);
   EXPECT_NE(header_only.error().message.find("none of the metrics"), std::string::npos);
   // Quoted commas and doubled quotes stay inside their field.
-  auto odd = parse_ncu_csv("\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Value\"\n"
-                           "\"0\",\"f<a, \"\"b\"\">\",\"dram__throughput.avg.pct_of_peak_sustained_elapsed\",\"7\"\n");
+  auto odd = parse_ncu_csv(
+      "\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Value\"\n"
+      "\"0\",\"f<a, \"\"b\"\">\",\"dram__throughput.avg.pct_of_peak_sustained_elapsed\",\"7\"\n");
   ASSERT_TRUE(odd) << odd.error().message;
   EXPECT_DOUBLE_EQ(odd->at("dram"), 7);
 }
@@ -89,8 +91,10 @@ TEST(NcuCsv, ScaledCountsAndTimesComeBackInBaseUnits) {
   EXPECT_DOUBLE_EQ(m->at("duration_ns"), 12500);
   EXPECT_DOUBLE_EQ(m->at("dram"), 40);  // a percentage has no prefix to undo
   for (auto [unit, ns] : {std::pair{"nsecond", 7.0}, {"msecond", 7e6}, {"second", 7e9}}) {
-    auto t = parse_ncu_csv(fmt::format("\"ID\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
-                                       "\"0\",\"gpu__time_duration.sum\",\"{}\",\"7\"\n", unit));
+    auto t =
+        parse_ncu_csv(fmt::format("\"ID\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+                                  "\"0\",\"gpu__time_duration.sum\",\"{}\",\"7\"\n",
+                                  unit));
     ASSERT_TRUE(t) << unit;
     EXPECT_DOUBLE_EQ(t->at("duration_ns"), ns) << unit;
   }
@@ -111,7 +115,8 @@ class NcuRun : public ::testing::Test {
     EXPECT_TRUE(write_file_atomic(tool, "#!/bin/sh\nprintf '%s\\n' \"$@\" > '" + (dir / "args").string() +
                                             "'\nlog=\nwhile [ $# -gt 0 ] && [ \"$1\" != /bin/sh ]; do\n"
                                             "  [ \"$1\" = --log-file ] && log=$2\n  shift\ndone\n"
-                                            "cat '" + report + "' > \"$log\"\nexec \"$@\"\n"));
+                                            "cat '" +
+                                            report + "' > \"$log\"\nexec \"$@\"\n"));
     chmod(tool.c_str(), 0755);
     return tool.string();
   }
@@ -143,7 +148,8 @@ TEST_F(NcuRun, ProfilesOneLaunchOfTheKernelWithTheClocksLeftAlone) {
   EXPECT_EQ(after("--kernel-name-base"), "mangled");
   EXPECT_EQ(after("--launch-count"), "1");
   EXPECT_NE(after("--metrics").find("dram__throughput.avg.pct_of_peak_sustained_elapsed"), std::string::npos);
-  EXPECT_LT(std::find(a.begin(), a.end(), "--log-file") - a.begin(), std::find(a.begin(), a.end(), "/bin/sh") - a.begin());
+  EXPECT_LT(std::find(a.begin(), a.end(), "--log-file") - a.begin(),
+            std::find(a.begin(), a.end(), "/bin/sh") - a.begin());
   EXPECT_FALSE(fs::exists(dir / "tmp") && !fs::is_empty(dir / "tmp")) << "the report is removed once read";
 }
 

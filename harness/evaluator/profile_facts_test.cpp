@@ -5,7 +5,8 @@
 namespace stark::harness {
 namespace {
 
-CaptureEvaluation capture(const char* id, uint64_t bytes, double base_us, double var_us, double base_occ, double var_occ) {
+CaptureEvaluation capture(const char* id, uint64_t bytes, double base_us, double var_us, double base_occ,
+                          double var_occ) {
   CaptureEvaluation c;
   c.id = id;
   c.bytes = bytes;
@@ -50,7 +51,9 @@ TEST(ProfileFactsFill, NoBandwidthUnlessEveryCaptureHasItsBytesAndTimes) {
 
 TEST(ProfileFactsFill, OnlyTheJudgedInstantiationsResources) {
   CubinInfo cubin;
-  cubin.kernels = {{"_Z1kIfEvPT_", {}, 8, 32, 0, 1024}, {"_Z1kIdEvPT_", {}, 8, 40, 16, 0}, {"_Z5otherv", {}, 0, 8, 0, 0},
+  cubin.kernels = {{"_Z1kIfEvPT_", {}, 8, 32, 0, 1024},
+                   {"_Z1kIdEvPT_", {}, 8, 40, 16, 0},
+                   {"_Z5otherv", {}, 0, 8, 0, 0},
                    {"_Z1kIiEvPT_", {}, 8, -1, -1, 0}};
   auto got = cubin_resources(cubin, {"_Z1kIfEvPT_", "_Z1kIdEvPT_", "_Z1kIiEvPT_"});
   ASSERT_EQ(got.size(), 2u);  // the third has no register count in its cubin

@@ -41,7 +41,8 @@ void GpuEvaluator::add_ncu_facts(const EvaluateRequest& req, const std::vector<s
     nlohmann::json request = once.request;
     request["variant_cubin"] = cubin;
     request["launch"] = override;
-    return run_ncu(ncu, launch.argv, request, mangled, options_.sanitizer_timeout, options_.cache_dir / "tmp", launch.env);
+    return run_ncu(ncu, launch.argv, request, mangled, options_.sanitizer_timeout, options_.cache_dir / "tmp",
+                   launch.env);
   };
   std::optional<std::map<std::string, double>> original;
   {

@@ -15,9 +15,9 @@
 namespace stark::harness {
 
 struct RunOnce {
-  std::string capture;    // the capture it launches
-  nlohmann::json record;  // that capture's record (null without the store's index): what the run depends on
-  nlohmann::json request; // the worker's run_once request
+  std::string capture;     // the capture it launches
+  nlohmann::json record;   // that capture's record (null without the store's index): what the run depends on
+  nlohmann::json request;  // the worker's run_once request
 };
 
 /// `index`: the store's, for the captures' sizes (null: the first capture).

@@ -43,7 +43,8 @@ std::vector<Check> GpuEvaluator::run_sanitizers(const EvaluateRequest& req, cons
     return c;
   };
   std::vector<std::future<Check>> runs;
-  for (const char* tool : {check::kMemcheck, check::kRacecheck}) runs.push_back(std::async(std::launch::async, sanitized, tool));
+  for (const char* tool : {check::kMemcheck, check::kRacecheck})
+    runs.push_back(std::async(std::launch::async, sanitized, tool));
   std::vector<Check> results;
   for (auto& r : runs) results.push_back(r.get());
   return results;
@@ -62,9 +63,10 @@ void GpuEvaluator::sanitize(EvaluationRun& run) {
   if (options_.sanitize == GpuEvaluatorOptions::Sanitize::Accepted && !(run.faster_than_original && run.could_win)) {
     std::string why = !run.faster_than_original
                           ? "not run: only candidates faster than the original are sanitized"
-                          : fmt::format("not run: slower than {:.3g} us of a candidate that passed it, so it cannot be "
-                                        "the result",
-                                        *fastest_passed);
+                          : fmt::format(
+                                "not run: slower than {:.3g} us of a candidate that passed it, so it cannot be "
+                                "the result",
+                                *fastest_passed);
     run.not_run(check::kMemcheck, why);
     run.not_run(check::kRacecheck, why);
     return;

@@ -70,8 +70,8 @@ Check run_sanitizer(const std::string& tool, const std::string& compute_sanitize
   std::error_code ec;
   fs::create_directories(tmp_dir, ec);
   fs::path log = tmp_dir / fmt::format("sanitizer-{}-{}-{}.log", tool, getpid(), counter++);
-  std::vector<std::string> argv = {compute_sanitizer, "--tool", tool, "--log-file", log.string(),
-                                   "--error-exitcode", "86", "--print-limit", "20"};
+  std::vector<std::string> argv = {
+      compute_sanitizer, "--tool", tool, "--log-file", log.string(), "--error-exitcode", "86", "--print-limit", "20"};
   for (auto& o : sanitizer_tool_options(tool)) argv.push_back(o);
   argv.insert(argv.end(), worker_argv.begin(), worker_argv.end());
   SpawnOptions options;

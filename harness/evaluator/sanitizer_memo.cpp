@@ -9,7 +9,8 @@
 
 namespace stark::harness {
 
-std::string SanitizerMemo::key(const std::string& tool, nlohmann::json run_once_request, const nlohmann::json& capture) {
+std::string SanitizerMemo::key(const std::string& tool, nlohmann::json run_once_request,
+                               const nlohmann::json& capture) {
   run_once_request.erase("id");
   return content_hash("stark-sanitizer-memo/2\n" + tool + " " + join(sanitizer_tool_options(tool), " ") + "\n" +
                       run_once_request.dump() + "\n" + capture.dump())

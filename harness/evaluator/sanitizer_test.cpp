@@ -32,9 +32,9 @@ class SanitizerTest : public ::testing::Test {
     dir = scratch->path();
     tool = dir / "compute-sanitizer";
     ASSERT_TRUE(write_file_atomic(tool, "#!/bin/sh\nprintf '%s\\n' \"$@\" > '" + (dir / "args").string() +
-                                     "'\n"
-                                     "while [ $# -gt 0 ] && [ \"$1\" != /bin/sh ]; do shift; done\n"
-                                     "exec \"$@\"\n"));
+                                            "'\n"
+                                            "while [ $# -gt 0 ] && [ \"$1\" != /bin/sh ]; do shift; done\n"
+                                            "exec \"$@\"\n"));
     chmod(tool.c_str(), 0755);
   }
   /// The arguments the stand-in was started with, one per element.

@@ -95,9 +95,10 @@ void GpuEvaluator::judge_on_gpu(EvaluationRun& run) {
     // A worker without a GPU checked what it could; nothing ran. Which
     // worker it was is left out: the verdict must not depend on it.
     run.e.untimed = true;
-    return run.error(fmt::format("compiled for sm_{} and checked by a worker without a GPU on {} capture{}; nothing "
-                                 "was run or timed",
-                                 run.sm, run.captures.size(), run.captures.size() == 1 ? "" : "s"));
+    return run.error(
+        fmt::format("compiled for sm_{} and checked by a worker without a GPU on {} capture{}; nothing "
+                    "was run or timed",
+                    run.sm, run.captures.size(), run.captures.size() == 1 ? "" : "s"));
   }
   // A verdict needs every check it rests on, present and passed: a reply
   // that lacks one is not taken as a pass, whatever else it says.

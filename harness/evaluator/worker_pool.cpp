@@ -116,7 +116,8 @@ std::optional<WorkerProcess::Outcome> WorkerPool::ship(Slot& slot, const Shipmen
       auto r = slot.worker->request(put, options_.request_timeout, *bytes);
       if (r.kind != Kind::Reply) return r;
       if (!r.reply.is_object() || !r.reply.value("ok", false)) {
-        r.reply = {{"status", "error"}, {"detail", "the worker refused a shipped file: " + r.reply.value("error", r.reply.dump())}};
+        r.reply = {{"status", "error"},
+                   {"detail", "the worker refused a shipped file: " + r.reply.value("error", r.reply.dump())}};
         return r;
       }
       std::lock_guard lock(mutex_);
@@ -162,7 +163,8 @@ WorkerProcess::Outcome WorkerPool::submit(const nlohmann::json& request, const S
     if (out.kind != Kind::Crashed) return out;
     losses.push_back(fmt::format("worker {} ({})", index, executor_->launch(static_cast<int>(index)).where));
     if (attempt >= options_.max_losses) {
-      out.detail = fmt::format("{} (the request lost {} workers: {})", out.detail, losses.size(), fmt::join(losses, ", "));
+      out.detail =
+          fmt::format("{} (the request lost {} workers: {})", out.detail, losses.size(), fmt::join(losses, ", "));
       return out;
     }
   }

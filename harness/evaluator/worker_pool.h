@@ -37,8 +37,8 @@ struct WorkerPoolOptions {
 /// What one worker slot did (restarts included).
 struct WorkerStats {
   int starts = 0;
-  int served = 0;          // requests answered
-  int lost = 0;            // requests it lost (re-queued)
+  int served = 0;  // requests answered
+  int lost = 0;    // requests it lost (re-queued)
   int blobs_sent = 0;
   uint64_t bytes_sent = 0;
 };
@@ -73,8 +73,8 @@ class WorkerPool {
   struct Slot {
     std::unique_ptr<WorkerProcess> worker;
     bool busy = false;
-    int starts_seen = 0;              // the worker's start count when `has` was last valid
-    std::set<std::string> has;        // blobs this worker process is known to have
+    int starts_seen = 0;        // the worker's start count when `has` was last valid
+    std::set<std::string> has;  // blobs this worker process is known to have
     WorkerStats stats;
   };
   size_t lease(bool first_in_line);

@@ -22,13 +22,15 @@ using testing::TestProject;
 std::string variant_source(int k) {
   return "__global__ void scale(int n, float a, const float* x, float* y) {\n"
          "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-         "  if (i < n && n != -" + std::to_string(k) + ") y[i] = a * x[i];\n}";
+         "  if (i < n && n != -" +
+         std::to_string(k) + ") y[i] = a * x[i];\n}";
 }
 
 class WorkerPoolTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    p = std::make_unique<TestProject>("pool_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    p = std::make_unique<TestProject>("pool_" +
+                                      std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     testing::add_annotated_scale(*p);
     options.store = p->root() / "captures";
     options.cache_dir = p->root() / "cache";
@@ -63,7 +65,8 @@ TEST_F(WorkerPoolTest, ShippedCandidatesAreCheckedByWorkersWithoutAGpu) {
   EXPECT_EQ(find(e, kShippedInputs)->ok, true);
   ASSERT_NE(find(e, "launch"), nullptr);
   EXPECT_EQ(find(e, "launch")->ok, true);
-  EXPECT_NE(find(e, "launch")->detail.find("grid (16,1,1) block (256,1,1)"), std::string::npos) << find(e, "launch")->detail;
+  EXPECT_NE(find(e, "launch")->detail.find("grid (16,1,1) block (256,1,1)"), std::string::npos)
+      << find(e, "launch")->detail;
   EXPECT_EQ(find(e, "correctness")->ok, std::nullopt);
   // The phases that ran, timed; nothing was sanitized.
   EXPECT_EQ(e.seconds.count("compile"), 1u);
@@ -143,7 +146,8 @@ TEST(WorkerBlobs, DamagedOrUnknownBlobsAreRefusedAndTheStreamStaysInStep) {
   using namespace std::chrono_literals;
   std::string blob = "cubin bytes";
   std::string hash = content_hash(blob);
-  auto wrong = w.request({{"op", "put"}, {"hash", content_hash("other")}, {"kind", "file"}, {"bytes", blob.size()}}, 10s, blob);
+  auto wrong =
+      w.request({{"op", "put"}, {"hash", content_hash("other")}, {"kind", "file"}, {"bytes", blob.size()}}, 10s, blob);
   ASSERT_EQ(wrong.kind, WorkerProcess::Outcome::Kind::Reply);
   EXPECT_FALSE(wrong.reply.value("ok", true));
   EXPECT_NE(wrong.reply.value("error", "").find("damaged"), std::string::npos) << wrong.reply.dump();

@@ -65,7 +65,9 @@ Expected<WorkerHello> WorkerProcess::greet() {
     SpawnOptions options;
     options.env = env_;
     auto c = ChildProcess::start(argv_, options);
-    if (!c) return Error{fmt::format("cannot start the GPU worker ({}): {}", argv_.empty() ? "" : argv_[0], c.error().message)};
+    if (!c)
+      return Error{
+          fmt::format("cannot start the GPU worker ({}): {}", argv_.empty() ? "" : argv_[0], c.error().message)};
     child_ = std::move(*c);
     ++starts_;
   }
@@ -180,14 +182,13 @@ ChildProcess::ReadStatus WorkerProcess::exchange(nlohmann::json request, std::ch
 
 Expected<nlohmann::json> WorkerProcess::take_reply(const std::string& line) const {
   auto reply = nlohmann::json::parse(line, nullptr, false);
-  if (reply.is_discarded())
-    return Error{"the worker answered something that is not JSON: " + line.substr(0, 200)};
+  if (reply.is_discarded()) return Error{"the worker answered something that is not JSON: " + line.substr(0, 200)};
   // Only the worker writes to the reply channel, and it echoes the number of
   // the request it answers: anything else means the stream is out of step.
   const nlohmann::json* seq = reply.is_object() ? &reply["seq"] : nullptr;
   if (!seq || !seq->is_number_integer() || seq->get<int64_t>() != seq_)
-    return Error{fmt::format("the worker's reply does not answer request {} (it says {}): the worker was stopped",
-                             seq_, seq && !seq->is_null() ? seq->dump() : "no request number")};
+    return Error{fmt::format("the worker's reply does not answer request {} (it says {}): the worker was stopped", seq_,
+                             seq && !seq->is_null() ? seq->dump() : "no request number")};
   reply.erase("seq");
   return reply;
 }

@@ -28,7 +28,7 @@ struct WorkerHello {
   std::optional<GpuInfo> gpu;  // nullopt: a worker without a GPU (stark-worker --no-gpu)
   std::string mode;            // "gpu" or "no-gpu"
   std::string host;
-  int64_t pid = 0;             // on `host`
+  int64_t pid = 0;  // on `host`
 };
 
 class WorkerProcess {
@@ -49,8 +49,8 @@ class WorkerProcess {
   struct Outcome {
     enum class Kind { Reply, Crashed, TimedOut, NotStarted };
     Kind kind = Kind::Reply;
-    nlohmann::json reply;   // Kind::Reply
-    std::string detail;     // otherwise: what happened, for the verdict
+    nlohmann::json reply;  // Kind::Reply
+    std::string detail;    // otherwise: what happened, for the verdict
   };
   /// Sends a request (followed by `payload`'s raw bytes, for "put") and
   /// waits up to `timeout` for its reply. Every request carries a sequence
@@ -65,8 +65,8 @@ class WorkerProcess {
  private:
   void stop();
   /// Writes `request` with the next sequence number and reads its reply line.
-  ChildProcess::ReadStatus exchange(nlohmann::json request, std::chrono::milliseconds timeout,
-                                    std::string_view payload, bool* written, std::string& line);
+  ChildProcess::ReadStatus exchange(nlohmann::json request, std::chrono::milliseconds timeout, std::string_view payload,
+                                    bool* written, std::string& line);
   /// The reply's JSON, or why it cannot be taken (not JSON, wrong sequence number).
   Expected<nlohmann::json> take_reply(const std::string& line) const;
   std::vector<std::string> argv_;

@@ -15,13 +15,16 @@ using namespace std::chrono_literals;
 // `reply '{...}'` answers with the request's sequence number added, as the
 // real worker does; `echo` answers without it.
 std::vector<std::string> scripted(const std::string& on_request) {
-  return {"sh", "-c",
-          "reply() { printf '%s\\n' \"${1%?},\\\"seq\\\":$seq}\"; }; "
-          "while read line; do seq=$(printf '%s' \"$line\" | sed -n 's/.*\"seq\":\\([0-9]*\\).*/\\1/p'); "
-          "case \"$line\" in "
-          "*hello*) reply '{\"ok\":true,\"gpu\":{\"name\":\"Scripted\",\"sm\":\"90\",\"driver\":\"0\",\"cuda\":\"13.0\"},\"pid\":1}';; "
-          "*shutdown*) exit 0;; "
-          "*) " + on_request + ";; esac; done"};
+  return {
+      "sh", "-c",
+      "reply() { printf '%s\\n' \"${1%?},\\\"seq\\\":$seq}\"; }; "
+      "while read line; do seq=$(printf '%s' \"$line\" | sed -n 's/.*\"seq\":\\([0-9]*\\).*/\\1/p'); "
+      "case \"$line\" in "
+      "*hello*) reply "
+      "'{\"ok\":true,\"gpu\":{\"name\":\"Scripted\",\"sm\":\"90\",\"driver\":\"0\",\"cuda\":\"13.0\"},\"pid\":1}';; "
+      "*shutdown*) exit 0;; "
+      "*) " +
+          on_request + ";; esac; done"};
 }
 
 TEST(WorkerProcess, GreetsAndAnswers) {

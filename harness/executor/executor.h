@@ -27,15 +27,15 @@ struct WorkerLaunch {
 
 /// What the user chose (stark optimize --executor ...).
 struct ExecutorOptions {
-  std::string kind = "local";               // "local" or "slurm"
+  std::string kind = "local";  // "local" or "slurm"
   /// The worker's command; "{device}" is replaced by the device number the
   /// worker sees (0 once pinned). Empty: the stark-worker installed with STARK.
   std::vector<std::string> worker;
-  std::vector<int> devices;                 // local: these GPUs; empty: every visible one
-  int workers = 0;                          // how many workers; 0: local one per GPU, slurm the allocation's GPUs (else 1)
-  std::string srun = "srun";                // slurm: the srun program
-  std::vector<std::string> srun_args;       // slurm: added to every srun (--partition=..., --time=...)
-  std::optional<bool> ship;                 // send files to workers; default: local no, slurm yes
+  std::vector<int> devices;            // local: these GPUs; empty: every visible one
+  int workers = 0;                     // how many workers; 0: local one per GPU, slurm the allocation's GPUs (else 1)
+  std::string srun = "srun";           // slurm: the srun program
+  std::vector<std::string> srun_args;  // slurm: added to every srun (--partition=..., --time=...)
+  std::optional<bool> ship;            // send files to workers; default: local no, slurm yes
 };
 
 /// Where the GPU workers of one evaluator run.

@@ -11,7 +11,9 @@
 namespace stark::harness {
 namespace {
 
-bool contains(const std::vector<std::string>& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
+bool contains(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
 
 /// Sets or clears an environment variable for one test, and restores it.
 class ScopedEnv {
@@ -80,7 +82,8 @@ TEST(SlurmExecutor, InsideAnAllocationEveryWorkerIsAStepWithOneGpu) {
   o.kind = "slurm";
   o.worker = {"/shared/stark-worker", "--no-gpu"};
   o.srun_args = {"--partition=gpu"};
-  auto e = SlurmExecutor::create(o, {{"SLURM_JOB_ID", "42"}, {"SLURM_GPUS_ON_NODE", "4"}, {"SLURM_JOB_NUM_NODES", "2"}});
+  auto e =
+      SlurmExecutor::create(o, {{"SLURM_JOB_ID", "42"}, {"SLURM_GPUS_ON_NODE", "4"}, {"SLURM_JOB_NUM_NODES", "2"}});
   ASSERT_TRUE(e) << e.error().message;
   EXPECT_TRUE((*e)->in_allocation());
   EXPECT_EQ((*e)->size(), 8);

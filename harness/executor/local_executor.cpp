@@ -47,8 +47,9 @@ WorkerLaunch LocalExecutor::launch(int index, const std::vector<std::string>& wr
   // CUDA_VISIBLE_DEVICES is honoured: ordinal i is the parent's i-th entry.
   const char* parent = std::getenv("CUDA_VISIBLE_DEVICES");
   std::vector<std::string> list = parent ? visible_device_list(parent) : std::vector<std::string>{};
-  std::string pin = parent ? (static_cast<size_t>(device) < list.size() ? list[static_cast<size_t>(device)] : std::string("-1"))
-                           : std::to_string(device);
+  std::string pin =
+      parent ? (static_cast<size_t>(device) < list.size() ? list[static_cast<size_t>(device)] : std::string("-1"))
+             : std::to_string(device);
   l.env["CUDA_VISIBLE_DEVICES"] = pin;
   l.argv = wrap;
   auto worker = worker_command(options_.worker, 0);

@@ -37,7 +37,8 @@ int positive(const std::map<std::string, std::string>& env, const std::string& n
 }  // namespace
 
 int allocation_gpus(const std::map<std::string, std::string>& env) {
-  if (int per_node = positive(env, "SLURM_GPUS_ON_NODE")) return per_node * std::max(positive(env, "SLURM_JOB_NUM_NODES"), 1);
+  if (int per_node = positive(env, "SLURM_GPUS_ON_NODE"))
+    return per_node * std::max(positive(env, "SLURM_JOB_NUM_NODES"), 1);
   if (auto it = env.find("SLURM_JOB_GPUS"); it != env.end()) {
     int n = 0;
     for (std::string_view part : split(it->second, ','))
@@ -60,7 +61,12 @@ Expected<std::unique_ptr<SlurmExecutor>> SlurmExecutor::create(const ExecutorOpt
 
 WorkerLaunch SlurmExecutor::launch(int index, const std::vector<std::string>& wrap) const {
   WorkerLaunch l;
-  l.argv = {options_.srun, "--nodes=1", "--ntasks=1", "--gres=gpu:1", "--quiet", "--kill-on-bad-exit=1",
+  l.argv = {options_.srun,
+            "--nodes=1",
+            "--ntasks=1",
+            "--gres=gpu:1",
+            "--quiet",
+            "--kill-on-bad-exit=1",
             fmt::format("--job-name=stark-worker-{}", index)};
   // A step of the allocation takes only what it asks for, so the workers'
   // steps run side by side instead of one after the other.

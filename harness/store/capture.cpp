@@ -83,7 +83,10 @@ void from_json(const json& j, CapturedArg& a) {
 }
 
 void to_json(json& j, const CapturedBuffer& b) {
-  j = {{"size", b.size}, {"dtype", b.dtype}, {"memory", b.memory}, {"before", b.before},
+  j = {{"size", b.size},
+       {"dtype", b.dtype},
+       {"memory", b.memory},
+       {"before", b.before},
        {"after", optional_string(b.after)}};
 }
 void from_json(const json& j, CapturedBuffer& b) {
@@ -107,9 +110,12 @@ void from_json(const json& j, CapturedGlobal& g) {
 }
 
 void to_json(json& j, const Capture& c) {
-  j = {{"id", c.id},           {"kernel", c.kernel},   {"mangled", c.mangled}, {"origin", c.origin},
-       {"command", c.command}, {"pid", c.pid},         {"created", c.created}, {"launch", c.launch},
-       {"shape", c.shape},     {"args", c.args},       {"buffers", c.buffers}, {"globals", c.globals},
+  j = {{"id", c.id},           {"kernel", c.kernel},
+       {"mangled", c.mangled}, {"origin", c.origin},
+       {"command", c.command}, {"pid", c.pid},
+       {"created", c.created}, {"launch", c.launch},
+       {"shape", c.shape},     {"args", c.args},
+       {"buffers", c.buffers}, {"globals", c.globals},
        {"bytes", c.bytes},     {"stored_bytes", c.stored_bytes}};
 }
 void from_json(const json& j, Capture& c) {

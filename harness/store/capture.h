@@ -35,19 +35,19 @@ struct CapturedArg {
   enum class Kind { Scalar, Pointer, Record };
   std::string name;
   Kind kind = Kind::Scalar;
-  std::string bytes;               // scalar / record: the raw parameter bytes
-  std::optional<int> buffer;       // pointer: index into Capture::buffers; nullopt = null pointer
-  uint64_t offset = 0;             // pointer: bytes from the buffer's start
+  std::string bytes;          // scalar / record: the raw parameter bytes
+  std::optional<int> buffer;  // pointer: index into Capture::buffers; nullopt = null pointer
+  uint64_t offset = 0;        // pointer: bytes from the buffer's start
   bool operator==(const CapturedArg&) const = default;
 };
 
 /// The memory behind one or more pointer arguments (one allocation).
 struct CapturedBuffer {
   uint64_t size = 0;
-  std::string dtype;                // element type of the first pointer into it ("f32", "bytes"...)
-  std::string memory = "device";    // "device" or "managed"
-  std::string before;               // blob hash of the contents before the launch
-  std::optional<std::string> after; // after it completed; nullopt: no reference (annotation inputs)
+  std::string dtype;                 // element type of the first pointer into it ("f32", "bytes"...)
+  std::string memory = "device";     // "device" or "managed"
+  std::string before;                // blob hash of the contents before the launch
+  std::optional<std::string> after;  // after it completed; nullopt: no reference (annotation inputs)
   bool operator==(const CapturedBuffer&) const = default;
 };
 
@@ -62,14 +62,14 @@ struct CapturedGlobal {
 
 struct Capture {
   std::string id;
-  std::string kernel;    // manifest kernel id
-  std::string mangled;   // instantiation launched
+  std::string kernel;             // manifest kernel id
+  std::string mangled;            // instantiation launched
   std::string origin = "launch";  // "launch" (recorded from a run) or "annotation" (inputs from args=/buffers=)
-  std::string command;   // the process that launched it
+  std::string command;            // the process that launched it
   int64_t pid = 0;
-  std::string created;   // UTC, ISO 8601
+  std::string created;  // UTC, ISO 8601
   LaunchShape launch;
-  std::string shape;     // key of distinct shapes: launch + scalar values + buffer sizes
+  std::string shape;  // key of distinct shapes: launch + scalar values + buffer sizes
   std::vector<CapturedArg> args;
   std::vector<CapturedBuffer> buffers;
   std::vector<CapturedGlobal> globals;

@@ -81,8 +81,7 @@ Admission admit(const CaptureIndex& index, const StoreLimits& limits, const std:
     ++for_kernel;
     if (c.shape == shape) ++for_shape;
   }
-  if (for_shape >= limits.max_per_shape)
-    return {Admission::Decision::Skip, "this shape is already captured"};
+  if (for_shape >= limits.max_per_shape) return {Admission::Decision::Skip, "this shape is already captured"};
   if (for_kernel >= limits.max_per_kernel)
     return {Admission::Decision::Skip, fmt::format("the kernel has {} captures already", for_kernel)};
   if (index.stored_bytes() + bytes / 2 > limits.max_store_bytes)

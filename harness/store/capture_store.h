@@ -20,8 +20,8 @@ namespace stark::harness {
 
 /// What the store keeps. The defaults suit a test suite on one GPU.
 struct StoreLimits {
-  int max_per_kernel = 8;           // captures kept per kernel
-  int max_per_shape = 1;            // captures kept per distinct shape of a kernel
+  int max_per_kernel = 8;                          // captures kept per kernel
+  int max_per_shape = 1;                           // captures kept per distinct shape of a kernel
   uint64_t max_capture_bytes = uint64_t{4} << 30;  // snapshot bytes of one launch (before + after)
   uint64_t max_store_bytes = uint64_t{32} << 30;   // compressed bytes of the whole store
   bool operator==(const StoreLimits&) const = default;

@@ -171,8 +171,7 @@ TEST(CaptureStore, ConcurrentWritersLoseNothing) {
         auto shared = store->put_blob("the same bytes in every process");
         if (!blob || !shared) _exit(3);
         auto ok = store->update([&](CaptureIndex& index) -> Expected<void> {
-          index.captures.push_back(
-              sample_capture("p" + std::to_string(p) + "i" + std::to_string(i), payload, *blob));
+          index.captures.push_back(sample_capture("p" + std::to_string(p) + "i" + std::to_string(i), payload, *blob));
           return {};
         });
         if (!ok) _exit(4);

@@ -118,9 +118,9 @@ __global__ void scale(int n, float a, const float* x, float* y) {
   if (i < n) y[i] = a * x[i];
 }
 )");
-  Kernel& k = p.add_kernel("scale", "src/scale.cu", "__global__ void scale", "_Z5scaleifPKfPf",
-                           {scalar("n", "int", 4), scalar("a", "float", 4), pointer("x", "float", true),
-                            pointer("y", "float", false)});
+  Kernel& k = p.add_kernel(
+      "scale", "src/scale.cu", "__global__ void scale", "_Z5scaleifPKfPf",
+      {scalar("n", "int", 4), scalar("a", "float", 4), pointer("x", "float", true), pointer("y", "float", false)});
   k.options.args = "n=4096, a=2.5";
   k.options.buffers = "x[n], y[n]";
   k.options.grid = "ceil_div(n, 256)";

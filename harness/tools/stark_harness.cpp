@@ -18,7 +18,8 @@
 int main(int argc, char** argv) {
   using namespace stark;
   using namespace stark::harness;
-  CLI::App app{"stark-harness: capture kernel inputs and evaluate variants on the GPU (no clang needed)", "stark-harness"};
+  CLI::App app{"stark-harness: capture kernel inputs and evaluate variants on the GPU (no clang needed)",
+               "stark-harness"};
   app.require_subcommand(1);
   Printer out{[](const std::string& s) { fmt::print(stderr, "stark-harness: {}\n", s); },
               [](const std::string& s) { fmt::print(stderr, "stark-harness: warning: {}\n", s); },
@@ -62,7 +63,8 @@ int main(int argc, char** argv) {
       }
       capture.device_stage = *v;
     }
-    for (auto [text, slot] : {std::pair{&max_capture, &capture.limits.max_capture_bytes}, {&max_store, &capture.limits.max_store_bytes}}) {
+    for (auto [text, slot] :
+         {std::pair{&max_capture, &capture.limits.max_capture_bytes}, {&max_store, &capture.limits.max_store_bytes}}) {
       auto v = parse_size(*text);
       if (!v) {
         out.error(v.error().message);

@@ -48,7 +48,8 @@ Expected<void> BlobCache::put(const std::string& hash, BlobKind kind, const std:
   if (!is_blob_hash(hash)) return Error{fmt::format("not a blob hash: '{}'", hash)};
   if (kind == BlobKind::Store) return store_.put_stored(hash, bytes);
   if (content_hash(bytes) != hash)
-    return Error{fmt::format("blob {} arrived damaged: its {} bytes hash to {}", hash, bytes.size(), content_hash(bytes))};
+    return Error{
+        fmt::format("blob {} arrived damaged: its {} bytes hash to {}", hash, bytes.size(), content_hash(bytes))};
   return write_file_atomic(file(hash), bytes);
 }
 
@@ -74,7 +75,8 @@ Expected<EvaluateRequest> BlobCache::localize(const EvaluateRequest& shipped) {
       if (g.after) blobs.push_back(*g.after);
     }
     for (const auto& h : blobs)
-      if (!store_.has_blob(h)) return Error{fmt::format("capture {}: snapshot {} was never shipped to this worker", c.id, h)};
+      if (!store_.has_blob(h))
+        return Error{fmt::format("capture {}: snapshot {} was never shipped to this worker", c.id, h)};
     wanted.erase(c.id);
   }
   if (!wanted.empty()) return Error{fmt::format("capture {} was named but not shipped", *wanted.begin())};

@@ -22,8 +22,8 @@ struct BufferComparison {
   uint64_t mismatches = 0;   // lanes out of tolerance
   uint64_t left_poison = 0;  // of those, lanes still holding the poison pattern (never written)
   double max_abs_err = 0;
-  double max_rel_err = 0;    // |got - expected| / max(|expected|, rms)
-  int64_t first = -1;        // first mismatching lane
+  double max_rel_err = 0;  // |got - expected| / max(|expected|, rms)
+  int64_t first = -1;      // first mismatching lane
   double expected_first = 0;
   double got_first = 0;
 

@@ -57,7 +57,8 @@ TEST(Compare, NearZeroJudgedAtBufferScale) {
 
 TEST(Compare, NansAndInfinities) {
   float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
-  EXPECT_TRUE(compare_buffer(bytes(std::vector<float>{nan, inf}), bytes(std::vector<float>{-nan, inf}), f32, {1e-4, 0}).ok);
+  EXPECT_TRUE(
+      compare_buffer(bytes(std::vector<float>{nan, inf}), bytes(std::vector<float>{-nan, inf}), f32, {1e-4, 0}).ok);
   EXPECT_FALSE(compare_buffer(bytes(std::vector<float>{1, 2}), bytes(std::vector<float>{1, nan}), f32, {1, 1}).ok);
   EXPECT_FALSE(compare_buffer(bytes(std::vector<float>{nan}), bytes(std::vector<float>{1}), f32, {1, 1}).ok);
   EXPECT_FALSE(compare_buffer(bytes(std::vector<float>{inf}), bytes(std::vector<float>{-inf}), f32, {1, 1}).ok);

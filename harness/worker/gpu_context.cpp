@@ -139,7 +139,8 @@ Expected<CUmodule> GpuContext::module(const std::string& path) {
   return m;
 }
 
-Expected<std::vector<GpuContext::InitialGlobal>> GpuContext::keep_initial_globals(CUmodule m, const std::string& image) {
+Expected<std::vector<GpuContext::InitialGlobal>> GpuContext::keep_initial_globals(CUmodule m,
+                                                                                  const std::string& image) {
   auto info = read_cubin(image);
   if (!info) return info.error();
   std::vector<InitialGlobal> out;
@@ -174,8 +175,8 @@ Expected<CUfunction> GpuContext::function(CUmodule module, const std::string& ma
 }
 
 std::optional<double> GpuContext::occupancy(CUfunction f, const LaunchDims& d) {
-  if (d.shmem > 48 * 1024 &&
-      cu_->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(d.shmem)) != CUDA_SUCCESS)
+  if (d.shmem > 48 * 1024 && cu_->cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                                     static_cast<int>(d.shmem)) != CUDA_SUCCESS)
     return std::nullopt;
   int64_t threads = int64_t{d.block[0]} * d.block[1] * d.block[2];
   int blocks = 0;
@@ -231,11 +232,18 @@ void GpuContext::flush_l2() { cu_->cuMemsetD8Async(flush_.ptr(), 0x5a, flush_.si
 
 bool GpuContext::is_sticky(CUresult r) {
   switch (r) {
-    case CUDA_ERROR_ILLEGAL_ADDRESS: case CUDA_ERROR_LAUNCH_FAILED: case CUDA_ERROR_MISALIGNED_ADDRESS:
-    case CUDA_ERROR_ILLEGAL_INSTRUCTION: case CUDA_ERROR_HARDWARE_STACK_ERROR: case CUDA_ERROR_INVALID_PC:
-    case CUDA_ERROR_ASSERT: case CUDA_ERROR_LAUNCH_TIMEOUT: case CUDA_ERROR_ECC_UNCORRECTABLE:
-    case CUDA_ERROR_CONTEXT_IS_DESTROYED: case CUDA_ERROR_NOT_PERMITTED: case CUDA_ERROR_TENSOR_MEMORY_LEAK:
-      return true;
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_LAUNCH_FAILED:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_ASSERT:
+    case CUDA_ERROR_LAUNCH_TIMEOUT:
+    case CUDA_ERROR_ECC_UNCORRECTABLE:
+    case CUDA_ERROR_CONTEXT_IS_DESTROYED:
+    case CUDA_ERROR_NOT_PERMITTED:
+    case CUDA_ERROR_TENSOR_MEMORY_LEAK: return true;
     default: return false;
   }
 }

@@ -23,16 +23,16 @@ struct Memory {
 
 /// What the judge knows of each buffer.
 struct BufferInfo {
-  std::string name;      // the argument name(s) pointing into it: "y", "x/y"
+  std::string name;  // the argument name(s) pointing into it: "y", "x/y"
   DType dtype;
   Tolerance tolerance;
   bool writable = true;  // some non-const pointer points into it
 };
 
 struct Judgement {
-  std::vector<std::string> wrong;     // outputs out of tolerance (correctness-like checks)
-  std::vector<std::string> inputs;    // memory the original leaves alone but the candidate changed
-  std::vector<std::string> guards;    // writes outside buffers
+  std::vector<std::string> wrong;   // outputs out of tolerance (correctness-like checks)
+  std::vector<std::string> inputs;  // memory the original leaves alone but the candidate changed
+  std::vector<std::string> guards;  // writes outside buffers
   double max_abs_err = 0;
   double max_rel_err = 0;
   bool ok() const { return wrong.empty() && inputs.empty() && guards.empty(); }
@@ -42,8 +42,8 @@ struct Judgement {
 /// original's result; `got`: the candidate's. Buffers the original changed
 /// are compared within tolerance; the others must stay as they were (within
 /// tolerance only when writable and rewritten with equal values).
-Judgement judge(const std::vector<BufferInfo>& info, const std::vector<std::string>& before,
-                const Memory& reference, const Memory& got, std::optional<uint8_t> poison);
+Judgement judge(const std::vector<BufferInfo>& info, const std::vector<std::string>& before, const Memory& reference,
+                const Memory& got, std::optional<uint8_t> poison);
 
 /// Whether the original ignores the prior contents of buffer b: `normal` is
 /// its result with all inputs restored, `poisoned` with buffer b filled with

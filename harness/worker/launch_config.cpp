@@ -43,13 +43,38 @@ std::optional<int64_t> integer_scalar(const CapturedArg& arg, const ParamSpec& p
   auto p = reinterpret_cast<const unsigned char*>(arg.bytes.data());
   switch (t.kind) {
     case ScalarKind::I8: return static_cast<int8_t>(p[0]);
-    case ScalarKind::U8: case ScalarKind::Bool: return p[0];
-    case ScalarKind::I16: { int16_t v; std::memcpy(&v, p, 2); return v; }
-    case ScalarKind::U16: { uint16_t v; std::memcpy(&v, p, 2); return v; }
-    case ScalarKind::I32: { int32_t v; std::memcpy(&v, p, 4); return v; }
-    case ScalarKind::U32: { uint32_t v; std::memcpy(&v, p, 4); return v; }
-    case ScalarKind::I64: { int64_t v; std::memcpy(&v, p, 8); return v; }
-    case ScalarKind::U64: { uint64_t v; std::memcpy(&v, p, 8); return static_cast<int64_t>(v); }
+    case ScalarKind::U8:
+    case ScalarKind::Bool: return p[0];
+    case ScalarKind::I16: {
+      int16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    case ScalarKind::U16: {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    case ScalarKind::I32: {
+      int32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case ScalarKind::U32: {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case ScalarKind::I64: {
+      int64_t v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
+    case ScalarKind::U64: {
+      uint64_t v;
+      std::memcpy(&v, p, 8);
+      return static_cast<int64_t>(v);
+    }
     default: return std::nullopt;
   }
 }
@@ -69,7 +94,8 @@ Expected<LaunchDims> launch_dims(const Capture& capture, const std::vector<Param
     for (size_t i = 0; i < params.size() && i < capture.args.size(); ++i) {
       if (params[i].name == name) return integer_scalar(capture.args[i], params[i]);
       // "p.rows": an integer field of a struct passed by value, from its bytes.
-      if (params[i].kind != ParamKind::Record || name.substr(0, params[i].name.size() + 1) != params[i].name + ".") continue;
+      if (params[i].kind != ParamKind::Record || name.substr(0, params[i].name.size() + 1) != params[i].name + ".")
+        continue;
       std::string_view field = name.substr(params[i].name.size() + 1);
       for (const auto& f : params[i].fields) {
         if (f.name != field || f.offset + f.size > static_cast<int64_t>(capture.args[i].bytes.size())) continue;
@@ -90,10 +116,11 @@ Expected<LaunchDims> launch_dims(const Capture& capture, const std::vector<Param
     if (!expr) return Error{fmt::format("launch override {} '{}': {}", what, text, expr.error().message)};
     for (const auto& name : expr->names())
       if (!lookup(name))
-        return Error{fmt::format("launch override {} '{}': '{}' is not an integer parameter of {} nor grid.x..block.z "
-                                 "or shmem{}",
-                                 what, text, name, capture.mangled,
-                                 name.find('.') != std::string::npos ? " (nor an integer field of a struct parameter)" : "")};
+        return Error{
+            fmt::format("launch override {} '{}': '{}' is not an integer parameter of {} nor grid.x..block.z "
+                        "or shmem{}",
+                        what, text, name, capture.mangled,
+                        name.find('.') != std::string::npos ? " (nor an integer field of a struct parameter)" : "")};
     auto v = expr->evaluate(lookup);
     if (!v) return Error{fmt::format("launch override {} '{}': {}", what, text, v.error().message)};
     return *v;
@@ -133,9 +160,11 @@ Expected<void> check_limits(const LaunchDims& d, const DeviceLimits& l) {
   static const char* axes = "xyz";
   for (int a = 0; a < 3; ++a) {
     if (d.block[a] > l.max_block[a])
-      return Error{fmt::format("{}: block.{} = {} exceeds the device's {}", d.describe(), axes[a], d.block[a], l.max_block[a])};
+      return Error{
+          fmt::format("{}: block.{} = {} exceeds the device's {}", d.describe(), axes[a], d.block[a], l.max_block[a])};
     if (d.grid[a] > l.max_grid[a])
-      return Error{fmt::format("{}: grid.{} = {} exceeds the device's {}", d.describe(), axes[a], d.grid[a], l.max_grid[a])};
+      return Error{
+          fmt::format("{}: grid.{} = {} exceeds the device's {}", d.describe(), axes[a], d.grid[a], l.max_grid[a])};
   }
   if (d.shmem > l.max_shmem_optin)
     return Error{fmt::format("{}: {} bytes of dynamic shared memory exceed the device's {}", d.describe(), d.shmem,

@@ -21,7 +21,7 @@ struct LaunchDims {
   Dim3 grid{1, 1, 1};
   Dim3 block{1, 1, 1};
   uint32_t shmem = 0;
-  bool cooperative = false;  // launched as a cooperative grid (grid-wide sync)
+  bool cooperative = false;      // launched as a cooperative grid (grid-wide sync)
   std::string describe() const;  // "grid (4096,1,1) block (256,1,1) shmem 0"
   bool operator==(const LaunchDims&) const = default;
 };

@@ -38,7 +38,8 @@ EvaluateReply check_without_gpu(const EvaluateRequest& r) {
     if (!c) return error(fmt::format("capture {} is not in the store {}", id, r.store));
     auto inst = r.instantiations.find(c->mangled);
     if (inst == r.instantiations.end())
-      return error(fmt::format("capture {} launches {}, which the manifest does not list for {}", id, c->mangled, r.kernel));
+      return error(
+          fmt::format("capture {} launches {}, which the manifest does not list for {}", id, c->mangled, r.kernel));
     if (auto ok = check_args(*c, inst->second); !ok) return error(ok.error().message);
     // The cubins must define what the capture launches, with the layout the
     // manifest gives its parameters.
@@ -73,9 +74,9 @@ EvaluateReply check_without_gpu(const EvaluateRequest& r) {
                           fmt::format("{} capture{} and 2 cubins read by a worker without a GPU", r.captures.size(),
                                       r.captures.size() == 1 ? "" : "s")});
   reply.checks.push_back({check::kLaunch, !launch_problem, launch_problem ? *launch_problem : join(launches, "; ")});
-  for (const char* name : {check::kBaselineReplay, check::kNoCrash, check::kCorrectness, check::kInputsUnchanged,
-                           check::kGuards, check::kRepeat, check::kOtherSizes, check::kFuzz, check::kTiming,
-                           check::kTimedOutputs, check::kRecheck})
+  for (const char* name :
+       {check::kBaselineReplay, check::kNoCrash, check::kCorrectness, check::kInputsUnchanged, check::kGuards,
+        check::kRepeat, check::kOtherSizes, check::kFuzz, check::kTiming, check::kTimedOutputs, check::kRecheck})
     reply.checks.push_back({name, std::nullopt, "not run: the worker has no GPU"});
   return reply;
 }

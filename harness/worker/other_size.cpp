@@ -19,7 +19,7 @@ struct IntegerSlot {
   size_t offset = 0;  // into the argument's bytes
   int size = 0;
   bool is_signed = true;
-  std::string name;   // "n", "shape.cols"
+  std::string name;  // "n", "shape.cols"
   int64_t value = 0;
 };
 
@@ -29,12 +29,13 @@ std::optional<IntegerSlot> slot_of(const std::string& bytes, size_t offset, cons
   if (!t.is_integer() || t.kind == ScalarKind::Bool || t.lanes != 1) return std::nullopt;
   int size = t.size();
   if (size <= 0 || size > 8 || offset + static_cast<size_t>(size) > bytes.size()) return std::nullopt;
-  bool is_signed = t.kind == ScalarKind::I8 || t.kind == ScalarKind::I16 || t.kind == ScalarKind::I32 ||
-                   t.kind == ScalarKind::I64;
+  bool is_signed =
+      t.kind == ScalarKind::I8 || t.kind == ScalarKind::I16 || t.kind == ScalarKind::I32 || t.kind == ScalarKind::I64;
   uint64_t raw = 0;
   std::memcpy(&raw, bytes.data() + offset, static_cast<size_t>(size));
   int64_t value = static_cast<int64_t>(raw);
-  if (is_signed && size < 8 && (raw >> (size * 8 - 1)) & 1) value = static_cast<int64_t>(raw | (~uint64_t{0} << (size * 8)));
+  if (is_signed && size < 8 && (raw >> (size * 8 - 1)) & 1)
+    value = static_cast<int64_t>(raw | (~uint64_t{0} << (size * 8)));
   if (!is_signed && size == 8 && static_cast<int64_t>(raw) < 0) return std::nullopt;  // beyond any extent
   return IntegerSlot{arg, offset, size, is_signed, std::move(name), value};
 }
@@ -144,8 +145,8 @@ Expected<OtherSize> other_size(const Capture& capture, const std::vector<ParamSp
   }
   if (out.scalars.empty()) return Error{"the size arguments are too small to make smaller"};
 
-  out.original_dims = LaunchDims{capture.launch.grid, capture.launch.block, capture.launch.shmem,
-                                 capture.launch.cooperative};
+  out.original_dims =
+      LaunchDims{capture.launch.grid, capture.launch.block, capture.launch.shmem, capture.launch.cooperative};
   static const char* axes[] = {"x", "y", "z"};
   for (int a = 0; a < 3; ++a)
     for (auto v = sizes.rbegin(); v != sizes.rend(); ++v)

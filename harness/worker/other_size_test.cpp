@@ -29,10 +29,10 @@ ParamSpec spec(const std::string& name, ParamKind kind, int64_t size, const std:
 TEST(OtherSize, SmallerValuesKeepAlignmentAndStayBelow) {
   EXPECT_EQ(smaller_size_value(4194304), 3145728);  // a multiple of 4096 below 3/4
   EXPECT_EQ(smaller_size_value(2048), 1536);
-  EXPECT_EQ(smaller_size_value(1000), 744);         // keeps the factor 8
+  EXPECT_EQ(smaller_size_value(1000), 744);  // keeps the factor 8
   EXPECT_EQ(smaller_size_value(3), 2);
   EXPECT_EQ(smaller_size_value(2), 1);
-  EXPECT_EQ(smaller_size_value(1), 1);              // nothing smaller
+  EXPECT_EQ(smaller_size_value(1), 1);  // nothing smaller
   for (int64_t v = 2; v < 5000; ++v) {
     int64_t s = smaller_size_value(v);
     ASSERT_GE(s, 1);
@@ -53,7 +53,8 @@ TEST(OtherSize, ElementwiseKernelShrinksNAndItsGrid) {
   c.args = {scalar("n", i32(4194304)), scalar("a", f32(2.0f)), pointer("x", 0), pointer("y", 1)};
   c.buffers = {{4194304 * 4, "f32", "device", "h", "h"}, {4194304 * 4, "f32", "device", "h", "h"}};
   std::vector<ParamSpec> p = {spec("n", ParamKind::Scalar, 4, "int"), spec("a", ParamKind::Scalar, 4, "float"),
-                              spec("x", ParamKind::Pointer, 8, "float", true), spec("y", ParamKind::Pointer, 8, "float")};
+                              spec("x", ParamKind::Pointer, 8, "float", true),
+                              spec("y", ParamKind::Pointer, 8, "float")};
   auto o = other_size(c, p);
   ASSERT_TRUE(o) << o.error().message;
   ASSERT_EQ(o->scalars.size(), 1u);
@@ -72,7 +73,8 @@ TEST(OtherSize, SquareExtentsMakeNASize) {
   c.args = {scalar("n", i32(2048)), pointer("A", 0), pointer("B", 1), pointer("C", 2)};
   for (int b = 0; b < 3; ++b) c.buffers.push_back({2048ull * 2048 * 4, "f32", "device", "h", "h"});
   std::vector<ParamSpec> p = {spec("n", ParamKind::Scalar, 4, "int"), spec("A", ParamKind::Pointer, 8, "float", true),
-                              spec("B", ParamKind::Pointer, 8, "float", true), spec("C", ParamKind::Pointer, 8, "float")};
+                              spec("B", ParamKind::Pointer, 8, "float", true),
+                              spec("C", ParamKind::Pointer, 8, "float")};
   auto o = other_size(c, p);
   ASSERT_TRUE(o) << o.error().message;
   EXPECT_EQ(as_i32(o->scalars.at(0)), 1536);
@@ -89,7 +91,8 @@ TEST(OtherSize, StructFieldsAndWideIntegers) {
   c.buffers = {{8192ull * 4096 * 4, "f32", "device", "h", "h"}, {8192ull * 4096 * 4, "f32", "device", "h", "h"}};
   ParamSpec s = spec("shape", ParamKind::Record, 16, "Shape");
   s.fields = {{"rows", "unsigned long", 0, 8}, {"cols", "unsigned long", 8, 8}};
-  std::vector<ParamSpec> p = {s, spec("in", ParamKind::Pointer, 8, "float", true), spec("out", ParamKind::Pointer, 8, "float")};
+  std::vector<ParamSpec> p = {s, spec("in", ParamKind::Pointer, 8, "float", true),
+                              spec("out", ParamKind::Pointer, 8, "float")};
   auto o = other_size(c, p);
   ASSERT_TRUE(o) << o.error().message;
   uint64_t rows = 0, cols = 0;

@@ -68,9 +68,8 @@ void from_json(const json& j, ParamSpec& p) {
 }
 
 void to_json(json& j, const TimingSettings& t) {
-  j = {{"enabled", t.enabled},         {"warmup", t.warmup},   {"min_runs", t.min_runs},
-       {"max_runs", t.max_runs},       {"stable", t.stable},   {"max_seconds", t.max_seconds},
-       {"flush_l2", t.flush_l2}};
+  j = {{"enabled", t.enabled}, {"warmup", t.warmup},           {"min_runs", t.min_runs}, {"max_runs", t.max_runs},
+       {"stable", t.stable},   {"max_seconds", t.max_seconds}, {"flush_l2", t.flush_l2}};
 }
 void from_json(const json& j, TimingSettings& t) {
   t = {};
@@ -112,7 +111,8 @@ void from_json(const json& j, EvaluateRequest& r) {
   r.kernel = j.value("kernel", "");
   r.store = j.at("store").get<std::string>();
   r.captures = j.at("captures").get<std::vector<std::string>>();
-  for (const auto& [m, params] : j.at("instantiations").items()) r.instantiations[m] = params.get<std::vector<ParamSpec>>();
+  for (const auto& [m, params] : j.at("instantiations").items())
+    r.instantiations[m] = params.get<std::vector<ParamSpec>>();
   r.baseline_cubin = j.at("baseline_cubin").get<std::string>();
   r.variant_cubin = j.at("variant_cubin").get<std::string>();
   if (j.contains("launch") && !j["launch"].is_null()) r.launch = j["launch"].get<LaunchOverride>();
@@ -128,7 +128,11 @@ void from_json(const json& j, EvaluateRequest& r) {
 }
 
 void to_json(json& j, const EvaluateReply& r) {
-  j = {{"id", r.id}, {"status", to_string(r.status)}, {"detail", r.detail}, {"checks", r.checks}, {"captures", r.captures}};
+  j = {{"id", r.id},
+       {"status", to_string(r.status)},
+       {"detail", r.detail},
+       {"checks", r.checks},
+       {"captures", r.captures}};
   if (r.no_gpu) j["no_gpu"] = true;
   if (r.other_sizes_faulted) j["other_sizes_faulted"] = true;
 }
@@ -155,9 +159,8 @@ std::string incomplete_reply(const EvaluateRequest& request, const EvaluateReply
     if (!by_name.emplace(c.name, &c).second) return fmt::format("the reply lists check '{}' twice", c.name);
   // Passed, always; present (passed, or not run with its reason) where a
   // kernel may legitimately give it nothing to do.
-  std::vector<const char*> must_pass = {check::kBaselineReplay, check::kLaunch,  check::kNoCrash,
-                                        check::kCorrectness,    check::kInputsUnchanged, check::kGuards,
-                                        check::kRepeat};
+  std::vector<const char*> must_pass = {check::kBaselineReplay,  check::kLaunch, check::kNoCrash, check::kCorrectness,
+                                        check::kInputsUnchanged, check::kGuards, check::kRepeat};
   std::vector<const char*> must_be_present = {check::kOtherSizes, check::kFuzz};
   if (request.timing.enabled) {
     for (const char* name : {check::kTiming, check::kTimedOutputs, check::kRecheck}) must_pass.push_back(name);

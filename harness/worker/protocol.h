@@ -55,26 +55,26 @@ struct TimingSettings {
   int warmup = 3;
   int min_runs = 15;
   int max_runs = 300;
-  double stable = 0.005;      // stop when medians move less than this (relative)
-  double max_seconds = 3.0;   // per capture
+  double stable = 0.005;     // stop when medians move less than this (relative)
+  double max_seconds = 3.0;  // per capture
   bool flush_l2 = true;
   bool operator==(const TimingSettings&) const = default;
 };
 
 struct EvaluateRequest {
   int64_t id = 0;
-  std::string kernel;                  // manifest id, for messages
-  std::string store;                   // capture store folder
-  std::vector<std::string> captures;   // capture ids
+  std::string kernel;                                            // manifest id, for messages
+  std::string store;                                             // capture store folder
+  std::vector<std::string> captures;                             // capture ids
   std::map<std::string, std::vector<ParamSpec>> instantiations;  // mangled -> params
   std::string baseline_cubin;
   std::string variant_cubin;
-  LaunchOverride launch;               // the variant's launch override
-  std::optional<double> rtol, atol;    // the kernel's annotation; else per-type defaults
+  LaunchOverride launch;             // the variant's launch override
+  std::optional<double> rtol, atol;  // the kernel's annotation; else per-type defaults
   int fuzz_rounds = 2;
   uint64_t seed = 1;
   TimingSettings timing;
-  double watchdog_seconds = 10;        // a launch running longer than max(this, 50x the original) is a hang
+  double watchdog_seconds = 10;  // a launch running longer than max(this, 50x the original) is a hang
   /// Judge the candidate at a smaller size derived from each capture too
   /// (worker/other_size.h). Off only after the original itself faulted there.
   bool other_sizes = true;
@@ -120,7 +120,6 @@ void to_json(nlohmann::json& j, const EvaluateRequest& r);
 void from_json(const nlohmann::json& j, EvaluateRequest& r);
 void to_json(nlohmann::json& j, const EvaluateReply& r);
 void from_json(const nlohmann::json& j, EvaluateReply& r);
-
 
 /// Why a GPU worker's reply to `request` cannot stand as a verdict, or ""
 /// when it can: it answers another request, lacks a check every verdict

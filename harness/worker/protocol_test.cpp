@@ -14,7 +14,7 @@ TEST(Protocol, RequestRoundTrip) {
   r.store = "/s";
   r.captures = {"c1", "c2"};
   r.instantiations["_Z5saxpyifPKfPf"] = {{"n", ParamKind::Scalar, 4, "int", false, {}},
-                                        {"x", ParamKind::Pointer, 8, "float", true, {}}};
+                                         {"x", ParamKind::Pointer, 8, "float", true, {}}};
   r.baseline_cubin = "/b.cubin";
   r.variant_cubin = "/v.cubin";
   r.launch.grid = {"ceil_div(n, 512)"};
@@ -62,9 +62,9 @@ TEST(Protocol, ParamSpecsFromTheManifest) {
 EvaluateReply complete_reply(const EvaluateRequest& r) {
   EvaluateReply reply;
   reply.id = r.id;
-  for (const char* name : {check::kBaselineReplay, check::kLaunch, check::kNoCrash, check::kCorrectness,
-                           check::kInputsUnchanged, check::kGuards, check::kRepeat, check::kTiming,
-                           check::kTimedOutputs, check::kRecheck})
+  for (const char* name :
+       {check::kBaselineReplay, check::kLaunch, check::kNoCrash, check::kCorrectness, check::kInputsUnchanged,
+        check::kGuards, check::kRepeat, check::kTiming, check::kTimedOutputs, check::kRecheck})
     reply.checks.push_back({name, true, ""});
   reply.checks.push_back({check::kOtherSizes, std::nullopt, "no integer argument matches a buffer's extent"});
   reply.checks.push_back({check::kFuzz, true, "2 fuzzed launches matched"});

@@ -40,7 +40,8 @@ Expected<std::unique_ptr<ReplayCapture>> ReplayCapture::load(GpuContext& gpu, co
     auto before = store.get_blob(meta.before);
     if (!before) return before.error();
     if (before->size() != meta.size)
-      return Error{fmt::format("capture {}: buffer {} has {} bytes, the index says {}", capture.id, b, before->size(), meta.size)};
+      return Error{fmt::format("capture {}: buffer {} has {} bytes, the index says {}", capture.id, b, before->size(),
+                               meta.size)};
     buf.before = std::move(*before);
     if (meta.after) {
       auto after = store.get_blob(*meta.after);
@@ -109,8 +110,8 @@ Expected<void> ReplayCapture::prepare(const ReplayInputs& inputs, CUmodule modul
     size_t size = 0;
     if (cu.cuModuleGetGlobal(&p, &size, module, g.name.c_str()) != CUDA_SUCCESS) continue;  // not in this module
     if (size != g.before.size())
-      return Error{fmt::format("module variable {} has {} bytes, the capture {}: capture again", g.name, size,
-                               g.before.size())};
+      return Error{
+          fmt::format("module variable {} has {} bytes, the capture {}: capture again", g.name, size, g.before.size())};
     if (CUresult e = cu.cuMemcpyHtoDAsync(p, g.before.data(), size, s); e != CUDA_SUCCESS)
       return cuda_error(cu, e, fmt::format("cannot restore module variable {}", g.name));
   }
@@ -153,7 +154,8 @@ Expected<Snapshot> ReplayCapture::read(CUmodule module) {
   if (CUresult e = cu.cuStreamSynchronize(s); e != CUDA_SUCCESS) return cuda_error(cu, e, "reading results back");
   for (size_t i = 0; i < buffers_.size(); ++i) {
     auto damaged = [](const std::string& g) {
-      return static_cast<uint64_t>(std::count_if(g.begin(), g.end(), [](char c) { return static_cast<uint8_t>(c) != kCanary; }));
+      return static_cast<uint64_t>(
+          std::count_if(g.begin(), g.end(), [](char c) { return static_cast<uint8_t>(c) != kCanary; }));
     };
     uint64_t f = damaged(front[i]), k = damaged(back[i]);
     std::string d;

@@ -29,16 +29,16 @@ inline constexpr uint8_t kCanary = 0xc3;
 /// The state of a replay's memory after a launch.
 struct Snapshot {
   std::vector<std::string> buffers;
-  std::vector<std::string> guard_damage;  // per buffer: "" or "12 bytes after the end"
+  std::vector<std::string> guard_damage;            // per buffer: "" or "12 bytes after the end"
   std::vector<std::optional<std::string>> globals;  // nullopt: the module has no such variable
 };
 
 /// How to set up memory before a launch.
 struct ReplayInputs {
-  std::set<int> poisoned;                  // filled with kPoison instead of their contents
-  std::map<int, std::string> replaced;     // other contents (fuzzed data)
-  std::map<size_t, std::string> scalars;   // other bytes for scalar arguments, by index
-  std::set<int> keep;                      // left as they are (inputs no launch can change)
+  std::set<int> poisoned;                 // filled with kPoison instead of their contents
+  std::map<int, std::string> replaced;    // other contents (fuzzed data)
+  std::map<size_t, std::string> scalars;  // other bytes for scalar arguments, by index
+  std::set<int> keep;                     // left as they are (inputs no launch can change)
 };
 
 class ReplayCapture {

@@ -102,9 +102,8 @@ double measure_copy_bandwidth(GpuContext& gpu, size_t at_least_bytes) {
   if (!src || !dst) return 0;
   cu.cuMemsetD8Async(src->ptr(), 1, bytes, gpu.stream());
   cu.cuMemsetD8Async(dst->ptr(), 2, bytes, gpu.stream());
-  double ms = best_ms(gpu, 5, [&] {
-    return cu.cuMemcpyDtoDAsync(dst->ptr(), src->ptr(), bytes, gpu.stream()) == CUDA_SUCCESS;
-  });
+  double ms = best_ms(
+      gpu, 5, [&] { return cu.cuMemcpyDtoDAsync(dst->ptr(), src->ptr(), bytes, gpu.stream()) == CUDA_SUCCESS; });
   return ms > 0 ? 2.0 * static_cast<double>(bytes) / (ms * 1e-3) / 1e9 : 0;
 }
 

@@ -64,7 +64,8 @@ json Session::put(const json& request, const std::string& payload) {
   if (!c) return {{"ok", false}, {"error", c.error().message}};
   std::string kind = request.value("kind", "file");
   if (kind != "file" && kind != "store") return {{"ok", false}, {"error", "unknown blob kind '" + kind + "'"}};
-  auto ok = (*c)->put(request.at("hash").get<std::string>(), kind == "store" ? BlobKind::Store : BlobKind::File, payload);
+  auto ok =
+      (*c)->put(request.at("hash").get<std::string>(), kind == "store" ? BlobKind::Store : BlobKind::File, payload);
   if (!ok) return {{"ok", false}, {"error", ok.error().message}};
   return {{"ok", true}};
 }

@@ -29,8 +29,8 @@ namespace stark::harness {
 /// How a worker was started (stark-worker's options).
 struct SessionOptions {
   int device = 0;
-  bool no_gpu = false;               // --no-gpu: check what needs no device, run nothing
-  std::filesystem::path cache_dir;   // shipped blobs; empty: BlobCache::default_dir()
+  bool no_gpu = false;              // --no-gpu: check what needs no device, run nothing
+  std::filesystem::path cache_dir;  // shipped blobs; empty: BlobCache::default_dir()
 };
 
 class Session {
@@ -53,13 +53,13 @@ class Session {
   };
   /// What the original does on one capture (computed once per capture and cubin).
   struct Analysis {
-    std::set<int> unread;           // poisoned for every candidate launch
-    std::set<int> read_only;        // only const pointers point there
+    std::set<int> unread;     // poisoned for every candidate launch
+    std::set<int> read_only;  // only const pointers point there
     std::vector<BufferInfo> info;
     std::vector<std::string> before;  // memory before a launch (unread ones poisoned)
-    Memory reference;               // the original's result on that memory
+    Memory reference;                 // the original's result on that memory
     double launch_ms = 0;
-    std::string problem;            // non-empty: this capture cannot be replayed
+    std::string problem;                      // non-empty: this capture cannot be replayed
     std::optional<OtherSizeReference> other;  // nullopt: `no_other` says why
     std::string no_other;
   };

@@ -89,11 +89,11 @@ std::optional<EvaluateReply> Session::load_targets(Job& job) {
     if (auto stop = load_target(job, *store, *index, id, skipped)) return stop;
   // A capture the original does not reproduce is no evidence either way: it
   // is left out (and said so); with none left there is nothing to judge on.
-  if (job.targets.empty())
-    return job.error(skipped.empty() ? "no capture to evaluate on" : join(skipped, "; "));
-  job.checks.pass(check::kBaselineReplay,
-                  skipped.empty() ? "" : fmt::format("{} of {} captures left out: {}", skipped.size(),
-                                                      r.captures.size(), join(skipped, "; ")));
+  if (job.targets.empty()) return job.error(skipped.empty() ? "no capture to evaluate on" : join(skipped, "; "));
+  job.checks.pass(check::kBaselineReplay, skipped.empty()
+                                              ? ""
+                                              : fmt::format("{} of {} captures left out: {}", skipped.size(),
+                                                            r.captures.size(), join(skipped, "; ")));
   return std::nullopt;
 }
 
@@ -105,8 +105,8 @@ std::optional<EvaluateReply> Session::load_target(Job& job, const CaptureStore& 
   if (!c) return job.error(fmt::format("capture {} is not in the store {}", id, r.store));
   auto inst = r.instantiations.find(c->mangled);
   if (inst == r.instantiations.end())
-    return job.error(fmt::format("capture {} launches {}, which the manifest does not list for {}", id, c->mangled,
-                                 r.kernel));
+    return job.error(
+        fmt::format("capture {} launches {}, which the manifest does not list for {}", id, c->mangled, r.kernel));
   if (auto ok = check_args(*c, inst->second); !ok) return job.error(ok.error().message);
   auto rep = replay(store, *c);
   if (!rep) return job.error(rep.error().message);
@@ -174,14 +174,14 @@ bool Session::judge_launches(Job& job) {
     for (auto& t : job.targets) {
       const std::string& id = t.replay->capture().id;
       Judgement j;
-      if (!judge_variant(job, t, candidate_inputs(t.analysis->unread), t.analysis->before, t.analysis->reference,
-                         phase, id, &j))
+      if (!judge_variant(job, t, candidate_inputs(t.analysis->unread), t.analysis->before, t.analysis->reference, phase,
+                         id, &j))
         return false;
       if (phase == check::kCorrectness) {
         job.per_capture[id].max_abs_err = j.max_abs_err;
         job.per_capture[id].max_rel_err = j.max_rel_err;
-        job.per_capture[id].bytes =
-            compulsory_bytes(t.replay->capture(), t.analysis->unread, t.analysis->before, t.analysis->reference.buffers);
+        job.per_capture[id].bytes = compulsory_bytes(t.replay->capture(), t.analysis->unread, t.analysis->before,
+                                                     t.analysis->reference.buffers);
       }
     }
     job.checks.pass(check::kLaunch);
@@ -228,7 +228,8 @@ bool Session::judge_other_sizes(Job& job) {
   }
   if (job.checks.failed()) return false;
   if (judged.empty()) job.checks.skip(check::kOtherSizes, "no smaller size: " + join(none, "; "));
-  else job.checks.pass(check::kOtherSizes, join(judged, "; ") + (none.empty() ? "" : "; not judged: " + join(none, "; ")));
+  else
+    job.checks.pass(check::kOtherSizes, join(judged, "; ") + (none.empty() ? "" : "; not judged: " + join(none, "; ")));
   return true;
 }
 
@@ -239,7 +240,8 @@ bool Session::judge_fuzzed(Job& job) {
   for (int round = 0; round < r.fuzz_rounds; ++round) {
     for (auto& t : job.targets) {
       const Capture& c = t.replay->capture();
-      uint64_t seed = r.seed ^ std::hash<std::string>{}(c.id) ^ (0x9e3779b97f4a7c15ull * static_cast<uint64_t>(round + 1));
+      uint64_t seed =
+          r.seed ^ std::hash<std::string>{}(c.id) ^ (0x9e3779b97f4a7c15ull * static_cast<uint64_t>(round + 1));
       ReplayInputs in = candidate_inputs(t.analysis->unread);
       std::vector<std::string> before = t.analysis->before;
       for (size_t b = 0; b < t.replay->buffer_count(); ++b) {
@@ -264,7 +266,8 @@ bool Session::judge_fuzzed(Job& job) {
         job.error(fmt::format("capture {}: the original kernel failed on fuzzed inputs: {}", c.id, base.detail));
         return false;
       }
-      bool clean = std::all_of(ref.guard_damage.begin(), ref.guard_damage.end(), [](const auto& d) { return d.empty(); });
+      bool clean =
+          std::all_of(ref.guard_damage.begin(), ref.guard_damage.end(), [](const auto& d) { return d.empty(); });
       if (!clean) continue;  // the original itself misbehaves on these inputs: no reference
       if (!judge_variant(job, t, in, before, ref, check::kFuzz, fmt::format("{} (fuzzed, round {})", c.id, round + 1)))
         return false;
@@ -294,8 +297,8 @@ bool Session::recheck(Job& job) {
     Memory again;
     Ran ran = run(t, false, candidate_inputs(t.analysis->unread), job.base_mod, watchdog(t, job.r), &again);
     if (ran.result != GpuContext::WaitResult::Done || ran.launch_error) {
-      job.error(fmt::format("capture {}: the original kernel failed when replayed after the candidate: {}", id,
-                            ran.detail));
+      job.error(
+          fmt::format("capture {}: the original kernel failed when replayed after the candidate: {}", id, ran.detail));
       return false;
     }
     if (!judge(t.analysis->info, t.analysis->before, t.analysis->reference, again, kPoison).ok()) {

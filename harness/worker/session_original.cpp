@@ -56,7 +56,7 @@ Session::Ran Session::run(Target& t, bool variant, const ReplayInputs& inputs, C
 }
 
 Expected<Session::Analysis*> Session::analyse(Target& t, CUmodule bm, const std::string& cubin,
-                                               const EvaluateRequest& r) {
+                                              const EvaluateRequest& r) {
   const Capture& c = t.replay->capture();
   std::string key = t.replay->key() + "\n" + cubin;
   if (auto it = analyses_.find(key); it != analyses_.end()) return &it->second;
@@ -114,24 +114,26 @@ Expected<Session::Analysis*> Session::analyse(Target& t, CUmodule bm, const std:
 
   for (size_t b = 0; b < n; ++b) {
     if (!normal.guard_damage[b].empty())
-      a.problem = fmt::format("capture {}: the original kernel writes outside {} ({}): the capture does not hold all the "
-                              "memory it uses (a pool allocator, or an offset the manifest does not know)",
-                              c.id, a.info[b].name, normal.guard_damage[b]);
+      a.problem = fmt::format(
+          "capture {}: the original kernel writes outside {} ({}): the capture does not hold all the "
+          "memory it uses (a pool allocator, or an offset the manifest does not know)",
+          c.id, a.info[b].name, normal.guard_damage[b]);
     else if (const auto& after = t.replay->after(static_cast<int>(b))) {
       auto cmp = compare_buffer(*after, normal.buffers[b], a.info[b].dtype, a.info[b].tolerance);
       if (!cmp.ok)
-        a.problem = fmt::format("capture {}: the original kernel does not reproduce the captured result ({}); it may "
-                                "read memory the capture does not hold (pointers inside structs, textures, variables "
-                                "of other files) or be nondeterministic beyond tolerance",
-                                c.id, cmp.describe(a.info[b].name));
+        a.problem = fmt::format(
+            "capture {}: the original kernel does not reproduce the captured result ({}); it may "
+            "read memory the capture does not hold (pointers inside structs, textures, variables "
+            "of other files) or be nondeterministic beyond tolerance",
+            c.id, cmp.describe(a.info[b].name));
     }
     if (!a.problem.empty()) break;
   }
   for (size_t g = 0; a.problem.empty() && g < t.replay->global_count() && g < normal.globals.size(); ++g) {
     const auto& after = t.replay->global_after(g);
     if (after && normal.globals[g] && *after != *normal.globals[g])
-      a.problem = fmt::format("capture {}: the original kernel does not reproduce module variable {}", c.id,
-                              c.globals[g].name);
+      a.problem =
+          fmt::format("capture {}: the original kernel does not reproduce module variable {}", c.id, c.globals[g].name);
   }
   if (!a.problem.empty()) return &(analyses_[key] = std::move(a));
 
@@ -167,8 +169,9 @@ Expected<Session::Analysis*> Session::analyse(Target& t, CUmodule bm, const std:
     else a.unread.clear();
   }
   for (size_t b = 0; b < n; ++b)
-    a.before.push_back(a.unread.count(static_cast<int>(b)) ? std::string(t.replay->before(static_cast<int>(b)).size(), static_cast<char>(kPoison))
-                                                           : t.replay->before(static_cast<int>(b)));
+    a.before.push_back(a.unread.count(static_cast<int>(b))
+                           ? std::string(t.replay->before(static_cast<int>(b)).size(), static_cast<char>(kPoison))
+                           : t.replay->before(static_cast<int>(b)));
   if (r.other_sizes)
     if (auto ok = analyse_other_size(t, bm, a, r); !ok) return ok.error();
   return &(analyses_[key] = std::move(a));
@@ -194,9 +197,10 @@ Expected<void> Session::analyse_other_size(Target& t, CUmodule bm, Analysis& a, 
     Ran ran = run(probe, false, in, bm, wd, out);
     if (ran.result != GpuContext::WaitResult::Done) {
       other_size_faulted_ = true;
-      return Error{fmt::format("the original kernel failed at a smaller size derived from capture {} ({}): {}; "
-                               "other sizes are off for this kernel",
-                               c.id, size->describe, ran.detail)};
+      return Error{
+          fmt::format("the original kernel failed at a smaller size derived from capture {} ({}): {}; "
+                      "other sizes are off for this kernel",
+                      c.id, size->describe, ran.detail)};
     }
     if (ran.launch_error) {
       a.no_other = fmt::format("the original cannot be launched at {}: {}", size->describe, ran.detail);
@@ -222,9 +226,10 @@ Expected<void> Session::analyse_other_size(Target& t, CUmodule bm, Analysis& a, 
     for (size_t b = 0; b < small.buffers.size(); ++b)
       if (small.buffers[b] != wide.buffers[b] &&
           !compare_buffer(small.buffers[b], wide.buffers[b], a.info[b].dtype, a.info[b].tolerance).ok) {
-        a.no_other = fmt::format("at {} the original's result depends on its grid, not only on its size arguments "
-                                 "(it does not check them itself)",
-                                 size->describe);
+        a.no_other = fmt::format(
+            "at {} the original's result depends on its grid, not only on its size arguments "
+            "(it does not check them itself)",
+            size->describe);
         return {};
       }
   }

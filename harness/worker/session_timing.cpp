@@ -69,8 +69,9 @@ bool Session::time_launches(Job& job) {
     spreads.push_back(spread(id, job.per_capture[id]));
   }
   job.checks.pass(check::kTiming, join(spreads, "; "));
-  job.checks.pass(check::kTimedOutputs,
-                  fmt::format("{} timed launches of the variant, picked at random, read back and judged", spot_checked));
+  job.checks.pass(
+      check::kTimedOutputs,
+      fmt::format("{} timed launches of the variant, picked at random, read back and judged", spot_checked));
   return true;
 }
 

@@ -48,8 +48,8 @@ TEST(Traffic, OnlyTheChangedSpanAndTheBytesFromThePointerOn) {
 
 TEST(Traffic, MalformedCapturesCountNothingOutOfRange) {
   Capture c = axpy_like();
-  c.args.push_back(pointer(7));           // names a buffer that is not there
-  c.args[1] = pointer(0, 1u << 20);       // points past its buffer's end
+  c.args.push_back(pointer(7));      // names a buffer that is not there
+  c.args[1] = pointer(0, 1u << 20);  // points past its buffer's end
   std::string x(4096, 'x'), y(4096, '\0');
   EXPECT_EQ(compulsory_bytes(c, {1}, {x, y}, {x}), 0u);  // no after image for y: nothing known written
 }

@@ -56,10 +56,11 @@ int main(int argc, char** argv) {
     } else if (a == "--cache" && i + 1 < argc) {
       options.cache_dir = argv[++i];
     } else if (a == "--help" || a == "-h") {
-      fmt::print("{}\n"
-                 "Evaluates STARK kernel variants on one GPU; speaks JSON lines on stdin/stdout.\n"
-                 "Started by stark itself; see docs/CONTRACTS.md for the protocol.\n",
-                 usage);
+      fmt::print(
+          "{}\n"
+          "Evaluates STARK kernel variants on one GPU; speaks JSON lines on stdin/stdout.\n"
+          "Started by stark itself; see docs/CONTRACTS.md for the protocol.\n",
+          usage);
       return 0;
     } else {
       fmt::print(stderr, "stark-worker: error: unknown argument '{}' ({})\n", a, usage);
@@ -89,7 +90,8 @@ int main(int argc, char** argv) {
       }
       payload.resize(static_cast<size_t>(bytes));
       if (!std::cin.read(payload.data(), bytes)) {
-        fmt::print(stderr, "stark-worker: error: the input ended inside a blob ({} of {} bytes)\n", std::cin.gcount(), bytes);
+        fmt::print(stderr, "stark-worker: error: the input ended inside a blob ({} of {} bytes)\n", std::cin.gcount(),
+                   bytes);
         return 2;
       }
     }

@@ -51,11 +51,13 @@ TEST(Workflow, TheCheckerCatchesBrokenWorkflows) {
   std::vector<Case> cases = {
       {"no_pr", "  pull_request:\n", "  push:\n", "no pull_request trigger"},
       {"no_upload", "actions/upload-artifact@v4", "actions/cache@v4", "no upload step"},
-      {"no_gpu", "runs-on: [self-hosted, linux, gpu]", "runs-on: ubuntu-latest", "runs-on must name self-hosted and gpu"},
+      {"no_gpu", "runs-on: [self-hosted, linux, gpu]", "runs-on: ubuntu-latest",
+       "runs-on must name self-hosted and gpu"},
       {"forks", "    if: github.event.pull_request.head.repo.full_name == github.repository\n", "",
        "the job must skip pull requests from forks"},
       {"no_sarif_report", "--format sarif", "--format text", "no stark report --format sarif"},
-      {"bad_shell", "            if [ \"$found\" -eq 0 ]; then", "            if [ \"$found\" -eq 0 ]", "does not parse"},
+      {"bad_shell", "            if [ \"$found\" -eq 0 ]; then", "            if [ \"$found\" -eq 0 ]",
+       "does not parse"},
       {"not_yaml", "name: STARK\n", "name: STARK\n  bad: [unclosed\n", "not valid YAML", 2},
   };
   for (const auto& c : cases) {

@@ -115,7 +115,8 @@ TEST(CacheCli, StatsAndCleanCoverTheCaptureStore) {
   fs::path build = build_with_captures();
   auto r = stark({"cache", "stats", "-p", build.string()});
   ASSERT_EQ(r.status.code, 0) << r.output;
-  EXPECT_NE(r.output.find("captures: 2 captures, 5 files"), std::string::npos) << r.output;  // 3 blobs, the index and the lock
+  EXPECT_NE(r.output.find("captures: 2 captures, 5 files"), std::string::npos)
+      << r.output;  // 3 blobs, the index and the lock
 
   // --older-than: the old capture and the orphan go, the new one and its blob stay.
   r = stark({"cache", "clean", "-p", build.string(), "--older-than", "30"});

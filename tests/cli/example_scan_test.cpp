@@ -54,12 +54,12 @@ TEST_F(ExampleScan, FindsEveryAnnotatedKernel) {
   EXPECT_TRUE(m.diagnostics.empty()) << *output_;
   std::set<std::string> ids;
   for (const auto& k : m.kernels) ids.insert(k.id);
-  EXPECT_EQ(ids, (std::set<std::string>{
-                     "include/nnops/detail/activation.cuh:nnops::detail::relu_kernel",
-                     "src/elementwise.cu:nnops::saxpy_kernel", "src/histogram.cu:nnops::histogram_kernel",
-                     "src/layernorm.cu:nnops::layer_norm_kernel", "src/matmul.cu:nnops::matmul_kernel",
-                     "src/reduce.cu:nnops::reduce_sum_kernel", "src/softmax.cu:nnops::softmax_rows_kernel",
-                     "src/transpose.cu:nnops::transpose_kernel"}));
+  EXPECT_EQ(
+      ids, (std::set<std::string>{"include/nnops/detail/activation.cuh:nnops::detail::relu_kernel",
+                                  "src/elementwise.cu:nnops::saxpy_kernel", "src/histogram.cu:nnops::histogram_kernel",
+                                  "src/layernorm.cu:nnops::layer_norm_kernel", "src/matmul.cu:nnops::matmul_kernel",
+                                  "src/reduce.cu:nnops::reduce_sum_kernel", "src/softmax.cu:nnops::softmax_rows_kernel",
+                                  "src/transpose.cu:nnops::transpose_kernel"}));
   for (const auto& k : m.kernels) {
     EXPECT_FALSE(k.launches.empty()) << k.id << " has no launch site";
     ASSERT_TRUE(k.compile) << k.id;

@@ -54,7 +54,8 @@ TEST(ImgprocCli, TheScanFindsEveryKernelAndSaysWhatItCannotRewrite) {
   // unit, nothing of cooperative groups for block_moments, and every
   // variable for tone_map_kernel, whose device functions live in another unit.
   EXPECT_EQ(convolve->module_variables, std::optional<std::vector<std::string>>({"_ZN7imgproc6detail6c_tapsE"}));
-  EXPECT_EQ(m->find_kernel(ids[3])->module_variables, std::optional<std::vector<std::string>>(std::vector<std::string>{}));
+  EXPECT_EQ(m->find_kernel(ids[3])->module_variables,
+            std::optional<std::vector<std::string>>(std::vector<std::string>{}));
   EXPECT_FALSE(m->find_kernel(ids[1])->module_variables);
   const auto& args = convolve->compile->arguments;
   EXPECT_NE(std::find(args.begin(), args.end(), "-rdc=true"), args.end());

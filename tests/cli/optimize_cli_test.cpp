@@ -83,11 +83,12 @@ TEST(OptimizeCli, ARunThatCouldSearchNoKernelExitsOneAndSaysWhy) {
 
 /// A chat.completion body.
 std::string completion(const std::string& text, const std::string& finish = "stop") {
-  return nlohmann::json{{"id", "x"},
-                        {"object", "chat.completion"},
-                        {"model", "test-model"},
-                        {"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", text}}}, {"finish_reason", finish}}}},
-                        {"usage", {{"prompt_tokens", 100}, {"completion_tokens", 50}, {"total_tokens", 150}}}}
+  return nlohmann::json{
+      {"id", "x"},
+      {"object", "chat.completion"},
+      {"model", "test-model"},
+      {"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", text}}}, {"finish_reason", finish}}}},
+      {"usage", {{"prompt_tokens", 100}, {"completion_tokens", 50}, {"total_tokens", 150}}}}
       .dump();
 }
 
@@ -146,31 +147,37 @@ class ModelServer {
     std::string text;
     if (prompt.find("You are the PLAN role") != std::string::npos) {
       plans_++;
-      text = plans_ == 1 ? "STRATEGY: grid-stride loop\nI will loop over the array with the grid's stride."
+      text = plans_ == 1   ? "STRATEGY: grid-stride loop\nI will loop over the array with the grid's stride."
              : plans_ == 2 ? "I think shared memory would help."  // prose: the plan falls back to the whole body
                            : "STRATEGY: use a broken intrinsic\n";
     } else if (prompt.find("You are the CODE role") != std::string::npos) {
       codes_++;
       if (codes_ == 1)
-        text = "```cuda\n__global__ void saxpy_kernel(int n, float a, const float* x, float* y) {\n"
-               "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
-               "    y[i] = a * x[i] + y[i];\n}\n```\nLAUNCH: {\"grid\": \"min(grid.x, 1056)\", \"block\": \"256\"}";
+        text =
+            "```cuda\n__global__ void saxpy_kernel(int n, float a, const float* x, float* y) {\n"
+            "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
+            "    y[i] = a * x[i] + y[i];\n}\n```\nLAUNCH: {\"grid\": \"min(grid.x, 1056)\", \"block\": \"256\"}";
       else if (codes_ == 2)  // host-side clang accepts it; ptxas refuses the instruction
-        text = "```cuda\n__global__ void saxpy_kernel(int n, float a, const float* x, float* y) {\n"
-               "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  asm volatile(\"stark.no.such.instruction;\");\n"
-               "  if (i < n) y[i] = a * x[i] + y[i];\n}\n```";
+        text =
+            "```cuda\n__global__ void saxpy_kernel(int n, float a, const float* x, float* y) {\n"
+            "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  asm volatile(\"stark.no.such.instruction;\");\n"
+            "  if (i < n) y[i] = a * x[i] + y[i];\n}\n```";
       else if (codes_ == 3)  // caught by the clang check before anything compiles
-        text = "```cuda\n__global__ void saxpy_kernel(int n, float a, const float* x, float* y) {\n"
-               "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] = stark_no_such_function(a, x[i]) + y[i];\n}\n```";
+        text =
+            "```cuda\n__global__ void saxpy_kernel(int n, float a, const float* x, float* y) {\n"
+            "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] = stark_no_such_function(a, x[i]) + "
+            "y[i];\n}\n```";
       else {
-        res.set_content(completion("```cuda\n__global__ void saxpy_kernel(int n, float a", "length"), "application/json");
+        res.set_content(completion("```cuda\n__global__ void saxpy_kernel(int n, float a", "length"),
+                        "application/json");
         return;  // cut off at the token limit
       }
     } else if (prompt.find("You are the DEBUG role") != std::string::npos) {
       std::lock_guard lock(mutex_);
       debug_prompts_.push_back(prompt);
-      text = "```cuda\n__global__ void saxpy_kernel(int n, float a, const float* x, float* y) {\n"
-             "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] = a * x[i] + y[i];\n}\n```";
+      text =
+          "```cuda\n__global__ void saxpy_kernel(int n, float a, const float* x, float* y) {\n"
+          "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] = a * x[i] + y[i];\n}\n```";
     }
     res.set_content(completion(text), "application/json");
   }
@@ -178,7 +185,8 @@ class ModelServer {
   std::atomic<int> requests_{0}, plans_{0}, codes_{0};
   std::mutex mutex_;
   std::vector<std::string> debug_prompts_;
-  Endpoint endpoint_{[this](const httplib::Request& req, httplib::Response& res) { answer(req, res); }};  // last: stops first
+  Endpoint endpoint_{
+      [this](const httplib::Request& req, httplib::Response& res) { answer(req, res); }};  // last: stops first
 };
 
 bool any_file_contains(const fs::path& dir, const std::string& needle) {
@@ -195,9 +203,10 @@ TEST(OptimizeCli, LlmTeamAgainstALocalServer) {
   TempDir tmp;
   fs::path out = tmp / "openai";
   setenv("OPENAI_API_KEY", "sk-test-SECRET-123", 1);
-  auto r = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "openai", "--base-url",
-                  model.base(), "--model", "test-model", "--budget", "8", "--parallel", "1", "--seed", "4", "--force",
-                  "--verbose", "--out", out.string()});
+  auto r =
+      stark({"optimize",   "-p",      kBuild.string(), "--kernel", kSaxpy,      "--backend",  "openai", "--base-url",
+             model.base(), "--model", "test-model",    "--budget", "8",         "--parallel", "1",      "--seed",
+             "4",          "--force", "--verbose",     "--out",    out.string()});
   unsetenv("OPENAI_API_KEY");
   ASSERT_EQ(r.status.code, 0) << r.output;
   validate("result.schema.json", out / "result.json");
@@ -268,10 +277,13 @@ class GroundingModel {
 
  private:
   static std::string completion_of(const std::string& text) {
-    return nlohmann::json{{"id", "c"}, {"object", "chat.completion"}, {"model", "grounding-model"},
-                          {"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", text}}},
-                                        {"finish_reason", "stop"}}}},
-                          {"usage", {{"prompt_tokens", 10}, {"completion_tokens", 10}, {"total_tokens", 20}}}}
+    return nlohmann::json{
+        {"id", "c"},
+        {"object", "chat.completion"},
+        {"model", "grounding-model"},
+        {"choices",
+         {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", text}}}, {"finish_reason", "stop"}}}},
+        {"usage", {{"prompt_tokens", 10}, {"completion_tokens", 10}, {"total_tokens", 20}}}}
         .dump();
   }
   static std::string faithful_plan(const std::string& node) {
@@ -335,9 +347,10 @@ TEST(OptimizeCli, GroundingIsCheckedOnEveryPlanAndEveryCodeReply) {
   TempDir tmp;
   fs::path out = tmp / "grounding";
   setenv("OPENAI_API_KEY", "sk-test", 1);
-  auto r = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "openai", "--base-url",
-                  model.base(), "--model", "grounding-model", "--budget", "3", "--parallel", "1", "--epsilon", "0",
-                  "--force", "--no-cache", "--out", out.string()});
+  auto r =
+      stark({"optimize",   "-p",      kBuild.string(),   "--kernel", kSaxpy,      "--backend",  "openai", "--base-url",
+             model.base(), "--model", "grounding-model", "--budget", "3",         "--parallel", "1",      "--epsilon",
+             "0",          "--force", "--no-cache",      "--out",    out.string()});
   unsetenv("OPENAI_API_KEY");
   ASSERT_EQ(r.status.code, 0) << r.output;
   auto result = load_result(out.string());
@@ -348,7 +361,8 @@ TEST(OptimizeCli, GroundingIsCheckedOnEveryPlanAndEveryCodeReply) {
   ASSERT_EQ(k.tree.size(), 4u) << r.output;
   EXPECT_EQ(seen, (std::vector<std::string>{"none", "reanchored", "outside_spans", "spans"})) << r.output;
   ASSERT_EQ(model.refusals().size(), 1u);
-  EXPECT_NE(model.refusals()[0].find("span 1's code `y [ i ] = 0.0f ...` is not in the kernel"), std::string::npos) << model.refusals()[0].substr(0, 4000);
+  EXPECT_NE(model.refusals()[0].find("span 1's code `y [ i ] = 0.0f ...` is not in the kernel"), std::string::npos)
+      << model.refusals()[0].substr(0, 4000);
   auto report = stark({"report", "--result", out.string(), "--format", "html", "-o", (out / "report.html").string()});
   ASSERT_EQ(report.status.code, 0) << report.output;
   auto html = read_file(out / "report.html");
@@ -369,11 +383,12 @@ class CountingModel {
   Endpoint endpoint_{[this](const httplib::Request& req, httplib::Response& res) {
     ++requests_;
     bool plan = req.body.find("You are the PLAN role") != std::string::npos;
-    res.set_content(completion(plan ? "STRATEGY: grid-stride loop"
-                                    : "```cuda\n__global__ void saxpy_kernel(int n, float a, const float* x, float* y) {\n"
-                                      "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
-                                      "    y[i] = a * x[i] + y[i];\n}\n```"),
-                    "application/json");
+    res.set_content(
+        completion(plan ? "STRATEGY: grid-stride loop"
+                        : "```cuda\n__global__ void saxpy_kernel(int n, float a, const float* x, float* y) {\n"
+                          "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
+                          "    y[i] = a * x[i] + y[i];\n}\n```"),
+        "application/json");
   }};
 };
 
@@ -383,9 +398,26 @@ TEST(OptimizeCli, ForceAndNoCacheSendTheRequestsAgain) {
   CountingModel model;
   auto run = [&](const std::string& flag) {
     TempDir tmp;  // a fresh --out each time: no saved search to resume
-    auto r = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "openai", "--base-url",
-                    model.base(), "--model", "counting-model", "--budget", "2", "--parallel", "1", "--seed", "9", flag,
-                    "--out", (tmp / "force").string()});
+    auto r = stark({"optimize",
+                    "-p",
+                    kBuild.string(),
+                    "--kernel",
+                    kSaxpy,
+                    "--backend",
+                    "openai",
+                    "--base-url",
+                    model.base(),
+                    "--model",
+                    "counting-model",
+                    "--budget",
+                    "2",
+                    "--parallel",
+                    "1",
+                    "--seed",
+                    "9",
+                    flag,
+                    "--out",
+                    (tmp / "force").string()});
     EXPECT_EQ(r.status.code, 0) << r.output;
     return model.requests();
   };
@@ -418,8 +450,8 @@ TEST(OptimizeCli, DryRunPrintsEveryRolesPromptOnceAndFailsNothing) {
   EXPECT_NE(r.output.find("<the compiler's or the checks' messages about the candidate>"), std::string::npos);
   EXPECT_NE(r.output.find("nothing was sent or evaluated"), std::string::npos);
   EXPECT_EQ(r.output.find("plan_failed"), std::string::npos);
-  EXPECT_FALSE(fs::exists(out / "result.json"));   // nothing to report
-  EXPECT_FALSE(fs::exists(out / "state"));         // nothing another run could resume
+  EXPECT_FALSE(fs::exists(out / "result.json"));  // nothing to report
+  EXPECT_FALSE(fs::exists(out / "state"));        // nothing another run could resume
 }
 
 TEST(OptimizeCli, DryRunWithTheBuiltinBackendIsAUsageError) {
@@ -454,9 +486,10 @@ TEST(OptimizeCli, MaxCostNeedsAKnownPrice) {
   CountingModel model;
   TempDir priced_tmp;
   fs::path out = priced_tmp / "priced";
-  auto priced = stark({"optimize", "-p", kBuild.string(), "--kernel", kSaxpy, "--backend", "openai", "--base-url",
-                       model.base(), "--model", "priced-model", "--price", "2", "10", "--max-cost", "5", "--budget", "2",
-                       "--parallel", "1", "--no-cache", "--out", out.string()});
+  auto priced = stark({"optimize",   "-p",         kBuild.string(), "--kernel", kSaxpy,         "--backend",
+                       "openai",     "--base-url", model.base(),    "--model",  "priced-model", "--price",
+                       "2",          "10",         "--max-cost",    "5",        "--budget",     "2",
+                       "--parallel", "1",          "--no-cache",    "--out",    out.string()});
   ASSERT_EQ(priced.status.code, 0) << priced.output;
   auto result = load_result(out.string());
   ASSERT_TRUE(result) << result.error().message;

@@ -63,8 +63,10 @@ TEST(Cli, SchemaValidatorCatchesABrokenManifest) {
   // The validator itself must be able to fail, or the test above proves nothing.
   TempDir tmp;
   fs::path dir = tmp.path();
-  ASSERT_TRUE(write_json_file(dir / "m.json", {{"schema", "stark.manifest/1"}, {"source_root", "/x"},
-                                               {"kernels", {{{"id", "no-colon"}}}}, {"diagnostics", nlohmann::json::array()}}));
+  ASSERT_TRUE(write_json_file(dir / "m.json", {{"schema", "stark.manifest/1"},
+                                               {"source_root", "/x"},
+                                               {"kernels", {{{"id", "no-colon"}}}},
+                                               {"diagnostics", nlohmann::json::array()}}));
   auto check = run_process({STARK_PYTHON, (kSource / "tests/tools/validate_json.py").string(),
                             (kSource / "tests/schemas/manifest.schema.json").string(), (dir / "m.json").string()});
   ASSERT_TRUE(check);
@@ -83,8 +85,8 @@ TEST(Cli, SourceErrorsAreLocatedAndExitOne) {
   }
   ASSERT_TRUE(write_json_file(build / "compile_commands.json", db));
   fs::path out = build / "m.json";
-  auto r = stark({"scan", "-p", build.string(), "--source-root", (kSource / "tests/projects/bad").string(), "-o",
-                  out.string()});
+  auto r = stark(
+      {"scan", "-p", build.string(), "--source-root", (kSource / "tests/projects/bad").string(), "-o", out.string()});
   EXPECT_EQ(r.status.code, 1);
   EXPECT_NE(r.output.find("src/bad_option.cu:5:16: error: invalid [[stark::optimize]] option: 'budget' expects an "
                           "integer, got 'banana'"),
@@ -113,12 +115,14 @@ TEST(Cli, EvalRefusesAnInjectedVariantBeforeCompilingIt) {
   fs::path dir = tmp.path();
   fs::path manifest = dir / "manifest.json";
   ASSERT_EQ(stark({"scan", "-p", kEdgeBuild.string(), "-o", manifest.string()}).status.code, 0);
-  const std::string kernel = "__global__ void axpy_c(int n, float a, const float* x, float* y) {\n"
-                             "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] += a * x[i];\n}\n";
+  const std::string kernel =
+      "__global__ void axpy_c(int n, float a, const float* x, float* y) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] += a * x[i];\n}\n";
   for (const std::string& tail : {std::string("#define cudaGetLastError() (system(\"id\"), cudaSuccess)\n"),
                                   std::string("#ifdef __CUDA_ARCH__\n#include \"/etc/passwd\"\n#endif\n")}) {
     SCOPED_TRACE(tail);
-    nlohmann::json variant = {{"schema", "stark.variant/1"}, {"kernel", "src/apis.cu:axpy_c"}, {"source", kernel + tail}};
+    nlohmann::json variant = {
+        {"schema", "stark.variant/1"}, {"kernel", "src/apis.cu:axpy_c"}, {"source", kernel + tail}};
     ASSERT_TRUE(write_file_atomic(dir / "variant.json", variant.dump()));
     auto r = stark({"eval", "--manifest", manifest.string(), "--kernel", "src/apis.cu:axpy_c", "--variant",
                     (dir / "variant.json").string()});

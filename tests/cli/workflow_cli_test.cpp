@@ -33,7 +33,8 @@ TEST(Workflow, ARelativeBuildDirPutsTheResultInsideIt) {
   const fs::path result = kProjects / "nnops-build/stark/nnops";
   fs::remove_all(result);
   fs::remove_all(kProjects / "nnops-build/nnops-build");
-  auto r = stark({"optimize", "-p", "nnops-build", "--target", "nnops", "--kernel", kSaxpy, "--budget", "1"}, kProjects);
+  auto r =
+      stark({"optimize", "-p", "nnops-build", "--target", "nnops", "--kernel", kSaxpy, "--budget", "1"}, kProjects);
   ASSERT_EQ(r.status.code, 0) << r.output;
   EXPECT_FALSE(fs::exists(kProjects / "nnops-build/nnops-build"));
   auto loaded = load_result(result.string());
@@ -81,8 +82,9 @@ TEST(Workflow, TyposAreNamedWithTheNearestName) {
   // Named before the missing required option CLI11 would report first.
   auto option = stark({"scan", "--buld-dir", "build"});
   EXPECT_EQ(option.status.code, 2);
-  EXPECT_TRUE(has(option.output, "stark: error: unknown option '--buld-dir' for 'stark scan'; did you mean "
-                                 "'--build-dir'?"))
+  EXPECT_TRUE(has(option.output,
+                  "stark: error: unknown option '--buld-dir' for 'stark scan'; did you mean "
+                  "'--build-dir'?"))
       << option.output;
   EXPECT_TRUE(has(option.output, "Run 'stark scan --help' for usage.")) << option.output;
 }

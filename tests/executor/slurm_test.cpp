@@ -27,7 +27,6 @@ namespace {
 
 using harness::testing::TestProject;
 
-
 /// The scripted team (agents/testing) with its BROKEN candidates made real
 /// compile errors for nvcc, and its debug fixes removing them again.
 class CompilingTeam : public Team {
@@ -59,7 +58,8 @@ class SlurmTest : public ::testing::Test {
     // Each worker a job of its own, also when ctest itself runs under SLURM;
     // except in the test that is run inside an sbatch job on purpose.
     if (name.rfind("DISABLED_", 0) != 0) unsetenv("SLURM_JOB_ID");
-    p = std::make_unique<TestProject>("slurm_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    p = std::make_unique<TestProject>("slurm_" +
+                                      std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     harness::testing::add_annotated_scale(*p);
     options.executor = "slurm";
     options.store = p->root() / "captures";
@@ -76,7 +76,8 @@ class SlurmTest : public ::testing::Test {
     return Variant{"src/scale.cu:scale",
                    "__global__ void scale(int n, float a, const float* x, float* y) {\n"
                    "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                   "  if (i < n && n != -" + std::to_string(k) + ") y[i] = a * x[i];\n}",
+                   "  if (i < n && n != -" +
+                       std::to_string(k) + ") y[i] = a * x[i];\n}",
                    {}};
   }
   std::unique_ptr<TestProject> p;

@@ -33,15 +33,16 @@ struct Case {
   std::string kernel;
   Variant variant;
   bool accept = false;
-  bool faster = false;  // "expect: accepted faster": clearly faster than the naive original
+  bool faster = false;               // "expect: accepted faster": clearly faster than the naive original
   std::vector<std::string> reasons;  // acceptable first failing checks
   std::string store = "default";
   bool sanitize_always = false;
 };
 
-std::map<std::string, std::string> kernel_of_folder = {
-    {"scale", "kernels.cu:scale"}, {"matmul", "kernels.cu:matmul"}, {"block_sum", "kernels.cu:block_sum"},
-    {"bias", "kernels.cu:add_bias"}};
+std::map<std::string, std::string> kernel_of_folder = {{"scale", "kernels.cu:scale"},
+                                                       {"matmul", "kernels.cu:matmul"},
+                                                       {"block_sum", "kernels.cu:block_sum"},
+                                                       {"bias", "kernels.cu:add_bias"}};
 
 std::vector<Case> load_cases() {
   std::vector<Case> out;
@@ -126,12 +127,14 @@ TEST(AttackSuite, EveryVariantGetsItsVerdict) {
     const Case& c = cases[i];
     Evaluation e = futures[i].get();
     if (e.gpu && e.gpu->copy_bandwidth_gbs > 0 && table.find("copy bandwidth") == std::string::npos)
-      table.insert(0, fmt::format("\nmeasured copy bandwidth: {:.0f} GB/s (the memory roof)", e.gpu->copy_bandwidth_gbs));
+      table.insert(0,
+                   fmt::format("\nmeasured copy bandwidth: {:.0f} GB/s (the memory roof)", e.gpu->copy_bandwidth_gbs));
     std::string roof = "-";
     if (e.gpu && e.gpu->copy_bandwidth_gbs > 0 && e.variant_us && !e.captures.empty() && e.captures[0].bytes) {
       uint64_t bytes = 0;
       for (const auto& capture : e.captures) bytes += capture.bytes.value_or(0);
-      roof = fmt::format("{:.0f}%", 100.0 * static_cast<double>(bytes) / (*e.variant_us * 1e3) / e.gpu->copy_bandwidth_gbs);
+      roof = fmt::format("{:.0f}%",
+                         100.0 * static_cast<double>(bytes) / (*e.variant_us * 1e3) / e.gpu->copy_bandwidth_gbs);
     }
     table += fmt::format("{:<30} {:<9} {:>7} {:>5}  {}\n", c.name, to_string(e.verdict),
                          e.speedup ? fmt::format("{:.2f}x", *e.speedup) : "-", roof, e.reason.substr(0, 160));

@@ -28,7 +28,8 @@ TEST(Capture, RecordsRealLaunchesAndReplaysThem) {
   GpuProject project = GpuProject::create(work);
 
   std::vector<std::string> notes, warnings, errors;
-  Printer printer{[&](const std::string& s) { notes.push_back(s); }, [&](const std::string& s) { warnings.push_back(s); },
+  Printer printer{[&](const std::string& s) { notes.push_back(s); },
+                  [&](const std::string& s) { warnings.push_back(s); },
                   [&](const std::string& s) { errors.push_back(s); }};
   CaptureOptions o;
   o.store = work / "captures";
@@ -39,7 +40,8 @@ TEST(Capture, RecordsRealLaunchesAndReplaysThem) {
   std::string app = STARK_CAPTURE_APP;
   o.command = {"sh", "-c", app + " & " + app + " & wait"};
   int rc = run_capture(project.manifest, o, printer);
-  std::string all = "notes: " + join(notes, "\n") + "\nwarnings: " + join(warnings, "\n") + "\nerrors: " + join(errors, "\n");
+  std::string all =
+      "notes: " + join(notes, "\n") + "\nwarnings: " + join(warnings, "\n") + "\nerrors: " + join(errors, "\n");
   ASSERT_EQ(rc, 0) << all;
 
   auto store = CaptureStore::open(o.store, false);

@@ -46,7 +46,7 @@ TEST(DeviceStage, StagedCopiesComeHomeAndBuffersArePooled) {
   stage.give(*staged);
   auto again = stage.take(context, bytes);
   ASSERT_TRUE(again);
-  EXPECT_EQ(again->data, staged->data);  // pooled, not allocated again
+  EXPECT_EQ(again->data, staged->data);                // pooled, not allocated again
   EXPECT_FALSE(stage.take(context, size_t{1} << 50));  // over the budget: the caller copies to the host
 
   stage.release(context);

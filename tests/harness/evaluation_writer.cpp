@@ -16,10 +16,11 @@ using namespace stark::harness;
 int main(int argc, char** argv) {
   if (argc < 2) return 2;
   testing::TestProject p("evaluation_writer");
-  const char* source = "__global__ void scale(int n, float a, const float* x, float* y) {\n"
-                       "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                       "  if (i < n) y[i] = a * x[i];\n"
-                       "}\n";
+  const char* source =
+      "__global__ void scale(int n, float a, const float* x, float* y) {\n"
+      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+      "  if (i < n) y[i] = a * x[i];\n"
+      "}\n";
   p.write("src/scale.cu", source);
   Kernel& k = p.add_kernel("scale", "src/scale.cu", "__global__ void scale", "_Z5scaleifPKfPf",
                            {testing::scalar("n", "int", 4), testing::scalar("a", "float", 4),

@@ -22,8 +22,8 @@ const char* kFaster = R"(__global__ void scale(int n, float a, const float* x, f
 class LocalExecutorGpu : public ::testing::Test {
  protected:
   void SetUp() override {
-    p = std::make_unique<testing::TestProject>("executor_gpu_" +
-                                               std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    p = std::make_unique<testing::TestProject>(
+        "executor_gpu_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     testing::add_annotated_scale(*p);
     options.store = p->root() / "captures";
     options.cache_dir = p->root() / "cache";
@@ -82,10 +82,10 @@ const char* kFewBlocksAxpb = R"(__global__ void axpb(int n, float a, float b, co
 TEST_F(LocalExecutorGpu, ACandidateThatCouldWinHasItsProfileFacts) {
   const int n = 1 << 22;
   p->write("src/axpb.cu", std::string(kFewBlocksAxpb) + "\n");
-  Kernel& k = p->add_kernel("axpb", "src/axpb.cu", "__global__ void axpb", "_Z4axpbiffPKfPf",
-                            {testing::scalar("n", "int", 4), testing::scalar("a", "float", 4),
-                             testing::scalar("b", "float", 4), testing::pointer("x", "float", true),
-                             testing::pointer("y", "float", false)});
+  Kernel& k =
+      p->add_kernel("axpb", "src/axpb.cu", "__global__ void axpb", "_Z4axpbiffPKfPf",
+                    {testing::scalar("n", "int", 4), testing::scalar("a", "float", 4), testing::scalar("b", "float", 4),
+                     testing::pointer("x", "float", true), testing::pointer("y", "float", false)});
   k.options.args = fmt::format("n={}, a=1.5, b=0.5", n);
   k.options.buffers = "x[n], y[n]";
   k.options.grid = "32";

@@ -71,8 +71,17 @@ Kernel make_kernel(const fs::path& root, const std::string& text, const std::str
   CompileCommand cc;
   cc.directory = (root / "build").string();
   cc.file = (root / "kernels.cu").string();
-  cc.arguments = {STARK_NVCC, "-O3", "-std=c++17", "-I" + root.string(),
-                  "--generate-code=arch=compute_90,code=[compute_90,sm_90]", "-x", "cu", "-c", cc.file, "-o", "kernels.o"};
+  cc.arguments = {STARK_NVCC,
+                  "-O3",
+                  "-std=c++17",
+                  "-I" + root.string(),
+                  "--generate-code=arch=compute_90,code=[compute_90,sm_90]",
+                  "-x",
+                  "cu",
+                  "-c",
+                  cc.file,
+                  "-o",
+                  "kernels.o"};
   cc.archs = {"90"};
   k.compile = cc;
   return k;
@@ -123,7 +132,8 @@ void scale_capture(CaptureStore& st, const std::string& id, int n, float a, cons
                    const std::vector<float>& y_before, bool aliased) {
   std::vector<float> y(n);
   for (int i = 0; i < n; ++i) y[i] = a * x[i];
-  Builder b(st, id, "kernels.cu:scale", "_Z5scaleifPKfPf", {static_cast<uint32_t>((n + 2047) / 2048), 1, 1}, {256, 1, 1});
+  Builder b(st, id, "kernels.cu:scale", "_Z5scaleifPKfPf", {static_cast<uint32_t>((n + 2047) / 2048), 1, 1},
+            {256, 1, 1});
   b.scalar("n", value_bytes(n));
   b.scalar("a", value_bytes(a));
   if (aliased) {
@@ -147,7 +157,8 @@ GpuProject GpuProject::create(const fs::path& work) {
   g.root = work / "project";
   fs::create_directories(g.root / "build");
   for (const char* f : {"kernels.cu", "kernels.h"})
-    fs::copy_file(fs::path(STARK_SOURCE_DIR) / "tests/harness/project" / f, g.root / f, fs::copy_options::overwrite_existing);
+    fs::copy_file(fs::path(STARK_SOURCE_DIR) / "tests/harness/project" / f, g.root / f,
+                  fs::copy_options::overwrite_existing);
   std::string text = read(g.root / "kernels.cu");
   g.manifest.source_root = g.root.string();
   g.manifest.build_dir = (g.root / "build").string();
@@ -171,11 +182,11 @@ GpuProject GpuProject::create(const fs::path& work) {
   span.align = 8;
   ks.push_back(make_kernel(g.root, text, "fill_span", "__global__ void fill_span", "_Z9fill_span4Spanf",
                            {span, s("v", "float", 4)}));
-  Kernel neg = make_kernel(g.root, text, "negate", "template <typename T>\n__global__ void negate", "_Z6negateIfEviPKT_PS0_",
-                           {s("n", "int", 4), p("x", "float", true), p("y", "float", false)});
+  Kernel neg = make_kernel(g.root, text, "negate", "template <typename T>\n__global__ void negate",
+                           "_Z6negateIfEviPKT_PS0_", {s("n", "int", 4), p("x", "float", true), p("y", "float", false)});
   neg.is_template = true;
-  neg.instantiations.push_back({"_Z6negateIdEviPKT_PS0_", "double",
-                                {s("n", "int", 4), p("x", "double", true), p("y", "double", false)}});
+  neg.instantiations.push_back(
+      {"_Z6negateIdEviPKT_PS0_", "double", {s("n", "int", 4), p("x", "double", true), p("y", "double", false)}});
   ks.push_back(neg);
   ks.push_back(make_kernel(g.root, text, "never_launched", "__global__ void never_launched", "_Z14never_launchediPf",
                            {s("n", "int", 4), p("y", "float", false)}));

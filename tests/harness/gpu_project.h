@@ -17,8 +17,8 @@ namespace stark::harness::testing {
 std::string no_gpu_reason();
 
 struct GpuProject {
-  std::filesystem::path root;   // the project (kernels.cu, kernels.h)
-  std::filesystem::path work;   // stores, cache
+  std::filesystem::path root;  // the project (kernels.cu, kernels.h)
+  std::filesystem::path work;  // stores, cache
   Manifest manifest;
 
   /// Creates the project and its manifest under `work`.

@@ -60,7 +60,8 @@ int main() {
     index.captures = {c, *a};
     index.add_refusal({"src/ops.cu:fill", "_Z4fill4Span", "parameter 's' (a struct) holds a GPU pointer", 1, "tests"});
     index.add_refusal({"*", "", "the program launches CUDA graphs", 1, "tests"});
-    index.processes = {{1, "tests", utc_now(), "ok"}, {2, "ncu tests", utc_now(), "another CUDA tool holds the profiling interface"}};
+    index.processes = {{1, "tests", utc_now(), "ok"},
+                       {2, "ncu tests", utc_now(), "another CUDA tool holds the profiling interface"}};
     return {};
   });
   if (!ok) return 1;

@@ -37,8 +37,15 @@ fs::path scratch(const std::string& name) {
 }
 
 json kernel(const char* id, const char* status, json best) {
-  return {{"id", id},         {"status", status}, {"cache", "miss"}, {"baseline_us", 80.0}, {"best_us", 40.0},
-          {"speedup", 2.0},   {"attempts", 3},    {"best", best},    {"checks", json::array()},
+  return {{"id", id},
+          {"status", status},
+          {"cache", "miss"},
+          {"baseline_us", 80.0},
+          {"best_us", 40.0},
+          {"speedup", 2.0},
+          {"attempts", 3},
+          {"best", best},
+          {"checks", json::array()},
           {"strategies", json::array()},
           {"tree", {{{"id", 0}, {"parent", nullptr}, {"role", "root"}, {"status", "accepted"}}}}};
 }
@@ -51,9 +58,10 @@ fs::path edge_result(const std::string& name, const Manifest& m) {
   EXPECT_TRUE(write_json_file(dir / "manifest.json", json(m)));
   json kernels = json::array(
       {kernel("src/apis.cu:axpy_c", "improved",
-              {{"source", "__global__ void axpy_c(int n, float a, const float* x, float* y) {\n"
-                          "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
-                          "    y[i] += a * x[i];\n}"},
+              {{"source",
+                "__global__ void axpy_c(int n, float a, const float* x, float* y) {\n"
+                "  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)\n"
+                "    y[i] += a * x[i];\n}"},
                {"launch", {{"grid", "min(ceil_div(n, 256), 2048)"}}}}),
        kernel("src/apis.cu:api::negate", "improved",
               {{"source", "__global__ void api::negate(int n, float* x) {}"}, {"launch", {{"block", "64"}}}}),
@@ -117,9 +125,10 @@ TEST(ApplyCli, PatchOnStdoutRefusalsOnStderrCompileCheckedForEachArch) {
             std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("diff --git a/src/apis.cu b/src/apis.cu\n"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("+  return cudaLaunchKernel((const void*)axpy_c, (((n + 255) / 256) < 2048 ? ((n + 255) / 256) "
-                          ": 2048), dim3(256), args, 0, s);"),
-            std::string::npos)
+  EXPECT_NE(
+      r.output.find("+  return cudaLaunchKernel((const void*)axpy_c, (((n + 255) / 256) < 2048 ? ((n + 255) / 256) "
+                    ": 2048), dim3(256), args, 0, s);"),
+      std::string::npos)
       << r.output;
   EXPECT_NE(r.output.find("stark: patch of 1 kernel in 1 file; 1 refused; 1 not improved, left as they are\n"),
             std::string::npos)
@@ -150,7 +159,8 @@ TEST(ApplyCli, VariantsRefuseAFolderInTheSourceTree) {
 
   auto ok = stark({"apply", "--result", dir.string(), "--mode", "variants", "--no-compile-check"});
   EXPECT_EQ(ok.status.code, 1) << ok.output;  // negate refused; axpy_c written
-  EXPECT_NE(ok.output.find("stark: variants of 1 kernel in 1 file -> " + (dir / "variants").string()), std::string::npos)
+  EXPECT_NE(ok.output.find("stark: variants of 1 kernel in 1 file -> " + (dir / "variants").string()),
+            std::string::npos)
       << ok.output;
   EXPECT_TRUE(fs::exists(dir / "variants/stark-variants.cmake"));
 }
@@ -163,7 +173,8 @@ std::pair<fs::path, Manifest> edge_copy(const std::string& name) {
   fs::copy(m.source_root, root, fs::copy_options::recursive);
   const std::string from = m.source_root, to = root.string();
   auto move = [&](std::string& s) {
-    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);
+    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+      s.replace(at, from.size(), to);
   };
   for (auto& k : m.kernels)
     if (k.compile) {
@@ -240,9 +251,10 @@ fs::path two_file_result(const std::string& name, const Manifest& m) {
   auto r = read_json_file(dir / "result.json");
   EXPECT_TRUE(r);
   (*r)["kernels"].push_back(kernel("src/stats.cu:edge::clamp(int, float *)", "improved",
-                                   {{"source", "__global__ void clamp(int n, float* __restrict__ x) {\n"
-                                               "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                                               "  if (i < n) x[i] = fminf(fmaxf(x[i], 0.0f), 1.0f);\n}"}}));
+                                   {{"source",
+                                     "__global__ void clamp(int n, float* __restrict__ x) {\n"
+                                     "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                     "  if (i < n) x[i] = fminf(fmaxf(x[i], 0.0f), 1.0f);\n}"}}));
   EXPECT_TRUE(write_json_file(dir / "result.json", *r));
   return dir;
 }
@@ -250,9 +262,18 @@ fs::path two_file_result(const std::string& name, const Manifest& m) {
 TEST(ApplyCli, AnApplyKilledAtAnyMomentEndsWithTheOriginalsOrAllTheNewContent) {
   const std::vector<std::string> files = {"src/apis.cu", "src/stats.cu"};
   auto apply_args = [](const fs::path& dir) {
-    return std::vector<std::string>{"apply", "--result", dir.string(), "--mode", "inplace", "--kernel",
-                                    "src/apis.cu:axpy_c", "--kernel", "src/stats.cu:edge::clamp(int, float *)",
-                                    "--no-compile-check", "-o", (dir / "backup").string()};
+    return std::vector<std::string>{"apply",
+                                    "--result",
+                                    dir.string(),
+                                    "--mode",
+                                    "inplace",
+                                    "--kernel",
+                                    "src/apis.cu:axpy_c",
+                                    "--kernel",
+                                    "src/stats.cu:edge::clamp(int, float *)",
+                                    "--no-compile-check",
+                                    "-o",
+                                    (dir / "backup").string()};
   };
   // One run to the end: how long it takes and what it writes.
   auto [root, m] = edge_copy("kill_reference_src");
@@ -302,8 +323,8 @@ TEST(ApplyCli, AVariantTheCheckRefusesStopsTheApplyBeforeAnyFileIsWritten) {
       "__global__ void axpy_c(int n, float a, const float* x, float* y) {}\n"
       "#define cudaGetLastError() (system(\"id\"), cudaSuccess)\n";
   ASSERT_TRUE(write_json_file(dir / "result.json", result));
-  auto r = stark({"apply", "--result", dir.string(), "--mode", "inplace", "--no-compile-check", "-o",
-                  (dir / "backup").string()});
+  auto r = stark(
+      {"apply", "--result", dir.string(), "--mode", "inplace", "--no-compile-check", "-o", (dir / "backup").string()});
   EXPECT_EQ(r.status.code, 1) << r.output;
   EXPECT_EQ(r.output.rfind("stark: error: src/apis.cu:axpy_c: the result's variant is refused, nothing was applied: "
                            "variant line 2: the preprocessor directive '#define cudaGetLastError() (system(\"id\"), "

@@ -24,25 +24,32 @@ TEST(ExampleApply, EveryModeBuildsAndTheVariantsAreSwappedIn) {
   fs::create_directories(root);
   fs::copy(kSource / "examples/nnops", src, fs::copy_options::recursive);
 
-  auto c = run({"cmake", "-S", src.string(), "-B", build.string(), "-G", "Ninja", "-DCMAKE_PREFIX_PATH=" + kPrefix.string(),
-                "-DCMAKE_CUDA_COMPILER=" STARK_NVCC_PATH});
+  auto c = run({"cmake", "-S", src.string(), "-B", build.string(), "-G", "Ninja",
+                "-DCMAKE_PREFIX_PATH=" + kPrefix.string(), "-DCMAKE_CUDA_COMPILER=" STARK_NVCC_PATH});
   ASSERT_EQ(c.status.code, 0) << c.output;
-  auto scan = run({kStark, "scan", "-p", build.string(), "--target", "nnops", "-o", (result / "manifest.json").string()});
+  auto scan =
+      run({kStark, "scan", "-p", build.string(), "--target", "nnops", "-o", (result / "manifest.json").string()});
   ASSERT_EQ(scan.status.code, 0) << scan.output;
   auto manifest = read_json_file(result / "manifest.json");
   ASSERT_TRUE(manifest);
   auto kernels = read_json_file(kSource / "tests/rewriter/nnops_kernels.json");
   ASSERT_TRUE(kernels);
-  nlohmann::json r = {{"schema", "stark.result/1"}, {"source_root", (*manifest)["source_root"]},
-                      {"build_dir", build.string()}, {"manifest", "manifest.json"},
+  nlohmann::json r = {{"schema", "stark.result/1"},
+                      {"source_root", (*manifest)["source_root"]},
+                      {"build_dir", build.string()},
+                      {"manifest", "manifest.json"},
                       {"gpu", {{"name", "NVIDIA H200"}, {"sm", "90"}, {"driver", "580.65"}, {"cuda", "13.0"}}},
-                      {"backend", {{"name", "builtin"}, {"model", ""}}}, {"seed", 1}, {"kernels", *kernels}};
+                      {"backend", {{"name", "builtin"}, {"model", ""}}},
+                      {"seed", 1},
+                      {"kernels", *kernels}};
   ASSERT_TRUE(write_json_file(result / "result.json", r));
 
   // patch: every unit compiled for sm_80 and sm_90 first; git takes it.
-  auto patch = run({kStark, "apply", "--result", result.string(), "--mode", "patch", "-o", (root / "stark.patch").string()});
+  auto patch =
+      run({kStark, "apply", "--result", result.string(), "--mode", "patch", "-o", (root / "stark.patch").string()});
   ASSERT_EQ(patch.status.code, 0) << patch.output;
-  EXPECT_NE(patch.output.find("stark: compile check: 4 translation units, 8 compiles\n"), std::string::npos) << patch.output;
+  EXPECT_NE(patch.output.find("stark: compile check: 4 translation units, 8 compiles\n"), std::string::npos)
+      << patch.output;
   EXPECT_NE(patch.output.find("stark: patch of 4 kernels in 5 files"), std::string::npos) << patch.output;
   ASSERT_EQ(run({"git", "init", "-q", "."}, src).status.code, 0);
   ASSERT_EQ(run({"git", "add", "."}, src).status.code, 0);
@@ -65,7 +72,8 @@ TEST(ExampleApply, EveryModeBuildsAndTheVariantsAreSwappedIn) {
   EXPECT_NE(b.output.find("STARK: nnops: compiling 4 optimized kernel(s)"), std::string::npos) << b.output;
   std::string db = read_text(build / "compile_commands.json");
   EXPECT_NE(db.find((result / "variants/tree/src/softmax.cu").string()), std::string::npos);
-  EXPECT_EQ(read_text(result / "variants/tree/src/softmax.cu"), read_text(result / "variants/rewritten/src/softmax.cu"));
+  EXPECT_EQ(read_text(result / "variants/tree/src/softmax.cu"),
+            read_text(result / "variants/rewritten/src/softmax.cu"));
   auto tests = run({"ctest", "--test-dir", build.string(), "--output-on-failure"});
   EXPECT_EQ(tests.status.code, 0) << tests.output;  // skipped without a GPU, run with one
 

@@ -61,16 +61,23 @@ std::vector<std::string> poisoned(const CompileCommand& c, const fs::path& bin, 
 }
 
 json result_over(const Manifest& m, const fs::path& manifest_path, const json& kernels) {
-  return {{"schema", "stark.result/1"},  {"source_root", m.source_root}, {"build_dir", m.build_dir},
-          {"manifest", manifest_path},   {"gpu", nullptr},              {"backend", {{"name", "builtin"}}},
-          {"seed", 1},                   {"kernels", kernels}};
+  return {{"schema", "stark.result/1"},
+          {"source_root", m.source_root},
+          {"build_dir", m.build_dir},
+          {"manifest", manifest_path},
+          {"gpu", nullptr},
+          {"backend", {{"name", "builtin"}}},
+          {"seed", 1},
+          {"kernels", kernels}};
 }
 
 json axpy_improved() {
   return {{"id", "src/apis.cu:axpy_c"},
           {"status", "improved"},
-          {"best", {{"source", "__global__ void axpy_c(int n, float a, const float* x, float* y) {\n"
-                               "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] = a * x[i] + y[i];\n}"}}},
+          {"best",
+           {{"source",
+             "__global__ void axpy_c(int n, float a, const float* x, float* y) {\n"
+             "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) y[i] = a * x[i] + y[i];\n}"}}},
           {"tree", json::array()}};
 }
 
@@ -80,8 +87,8 @@ TEST(HostileResultCli, ApplyNeverRunsACompilerTheResultNames) {
   for (const char* name : {"nvcc", "cc", "wrapper", "ld", "as", "cc1plus"}) trap(bin / name, marker);
   const fs::path fake_build = dir / "build";
   ASSERT_TRUE(write_file_atomic(dir / "outside.rsp", "-ccbin " + (bin / "cc").string() + "\n"));
-  ASSERT_TRUE(write_file_atomic(fake_build / "inside.rsp", "-ccbin=" + (bin / "cc").string() + " -Xcompiler=-B" +
-                                                               bin.string() + "\n"));
+  ASSERT_TRUE(write_file_atomic(fake_build / "inside.rsp",
+                                "-ccbin=" + (bin / "cc").string() + " -Xcompiler=-B" + bin.string() + "\n"));
   // The build folder the result names: the edge build's database, poisoned,
   // and a CMake cache naming the trap as the CUDA and host compiler.
   auto real_db = read_json_file(fs::path(m.build_dir) / "compile_commands.json");
@@ -97,15 +104,16 @@ TEST(HostileResultCli, ApplyNeverRunsACompilerTheResultNames) {
     db.push_back(e);
   }
   ASSERT_TRUE(write_json_file(fake_build / "compile_commands.json", db));
-  ASSERT_TRUE(write_file_atomic(fake_build / "CMakeCache.txt", "CMAKE_CUDA_COMPILER:FILEPATH=" + (bin / "nvcc").string() +
-                                                                  "\nCMAKE_CUDA_HOST_COMPILER:FILEPATH=" +
-                                                                  (bin / "cc").string() + "\n"));
+  ASSERT_TRUE(write_file_atomic(fake_build / "CMakeCache.txt",
+                                "CMAKE_CUDA_COMPILER:FILEPATH=" + (bin / "nvcc").string() +
+                                    "\nCMAKE_CUDA_HOST_COMPILER:FILEPATH=" + (bin / "cc").string() + "\n"));
   // The manifest: every kernel's own command poisoned the same way.
   for (auto& k : m.kernels)
     if (k.compile) k.compile->arguments = poisoned(*k.compile, bin, dir / "outside.rsp");
   m.build_dir = fake_build.string();
   ASSERT_TRUE(write_json_file(dir / "manifest.json", json(m)));
-  ASSERT_TRUE(write_json_file(dir / "result.json", result_over(m, dir / "manifest.json", json::array({axpy_improved()}))));
+  ASSERT_TRUE(
+      write_json_file(dir / "result.json", result_over(m, dir / "manifest.json", json::array({axpy_improved()}))));
 
   auto r = testing::run_stark(STARK_EXE, {"apply", "--result", dir.string(), "-j", "2"});
   EXPECT_FALSE(fs::exists(marker)) << *read_file(marker);
@@ -122,19 +130,25 @@ TEST(HostileResultCli, TheCMakePackageNeverIncludesAFragmentItDidNotWrite) {
   ASSERT_TRUE(write_json_file(result / "manifest.json", json(m)));
   json no_gain = axpy_improved();
   no_gain["status"] = "no_gain";
-  ASSERT_TRUE(write_json_file(result / "result.json", result_over(m, result / "manifest.json", json::array({no_gain}))));
+  ASSERT_TRUE(
+      write_json_file(result / "result.json", result_over(m, result / "manifest.json", json::array({no_gain}))));
   auto sha = run({"sha256sum", (result / "result.json").string()}).output.substr(0, 64);
   ASSERT_TRUE(write_file_atomic(result / "variants/stark-variants.cmake",
-                                "file(WRITE \"" + marker.string() + "\" \"configure-time code from a result\")\n"
-                                "set(STARK_VARIANTS_VERSION 1)\nset(STARK_VARIANTS_RESULT_SHA256 \"" + sha + "\")\n"
-                                "set(STARK_VARIANTS_TREE \"" + result.string() + "\")\n"));
+                                "file(WRITE \"" + marker.string() +
+                                    "\" \"configure-time code from a result\")\n"
+                                    "set(STARK_VARIANTS_VERSION 1)\nset(STARK_VARIANTS_RESULT_SHA256 \"" +
+                                    sha +
+                                    "\")\n"
+                                    "set(STARK_VARIANTS_TREE \"" +
+                                    result.string() + "\")\n"));
   ASSERT_TRUE(write_file_atomic(dir / "project/CMakeLists.txt",
                                 "cmake_minimum_required(VERSION 3.24)\nproject(hostile LANGUAGES NONE)\n"
                                 "add_executable(STARK::stark IMPORTED)\n"
                                 "set_target_properties(STARK::stark PROPERTIES IMPORTED_LOCATION \"" STARK_EXE "\")\n"
                                 "include(\"" STARK_SOURCE_DIR "/cmake_module/STARKVariants.cmake\")\n"
                                 "add_library(victim INTERFACE)\nset(STARK_USE_VARIANTS ON)\n"
-                                "_stark_use_variants(victim \"" + result.string() + "\")\n"));
+                                "_stark_use_variants(victim \"" +
+                                    result.string() + "\")\n"));
   auto configure = [&] {
     return run({STARK_CMAKE, "-S", (dir / "project").string(), "-B", (dir / "project/build").string()});
   };

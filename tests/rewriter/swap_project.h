@@ -39,10 +39,16 @@ inline nlohmann::json swap_kernels() {
   auto improved = [](const char* id, std::string source, nlohmann::json launch, double speedup) {
     nlohmann::json best = {{"source", std::move(source)}};
     if (!launch.is_null()) best["launch"] = launch;
-    return nlohmann::json{{"id", id},       {"status", "improved"},    {"cache", "miss"},
-                          {"baseline_us", 50.0 * speedup},              {"best_us", 50.0},
-                          {"speedup", speedup}, {"attempts", 5},       {"best", best},
-                          {"checks", nlohmann::json::array()},          {"strategies", {"grid-stride loop"}},
+    return nlohmann::json{{"id", id},
+                          {"status", "improved"},
+                          {"cache", "miss"},
+                          {"baseline_us", 50.0 * speedup},
+                          {"best_us", 50.0},
+                          {"speedup", speedup},
+                          {"attempts", 5},
+                          {"best", best},
+                          {"checks", nlohmann::json::array()},
+                          {"strategies", {"grid-stride loop"}},
                           {"tree", {{{"id", 0}, {"parent", nullptr}, {"role", "root"}, {"status", "accepted"}}}}};
   };
   return nlohmann::json::array(

@@ -24,8 +24,15 @@ class SwapBuild : public ::testing::Test {
   }
 
   ProcessResult configure(std::vector<std::string> extra = {}) {
-    std::vector<std::string> args = {"cmake", "-S", src_.string(), "-B", build_.string(), "-G", "Ninja",
-                                     "-DCMAKE_PREFIX_PATH=" + kPrefix.string(), "-DCMAKE_CUDA_COMPILER=" STARK_NVCC_PATH,
+    std::vector<std::string> args = {"cmake",
+                                     "-S",
+                                     src_.string(),
+                                     "-B",
+                                     build_.string(),
+                                     "-G",
+                                     "Ninja",
+                                     "-DCMAKE_PREFIX_PATH=" + kPrefix.string(),
+                                     "-DCMAKE_CUDA_COMPILER=" STARK_NVCC_PATH,
                                      "-DCMAKE_BUILD_TYPE=Release"};
     args.insert(args.end(), extra.begin(), extra.end());
     return run(args);
@@ -36,7 +43,8 @@ class SwapBuild : public ::testing::Test {
   fs::path root_;
   fs::path src_ = (std::filesystem::path(STARK_BINARY_DIR) / "tests/rewriter-scratch") / "variants_cmake/src";
   fs::path build_ = (std::filesystem::path(STARK_BINARY_DIR) / "tests/rewriter-scratch") / "variants_cmake/build";
-  fs::path result_ = (std::filesystem::path(STARK_BINARY_DIR) / "tests/rewriter-scratch") / "variants_cmake/build/stark/swap";
+  fs::path result_ =
+      (std::filesystem::path(STARK_BINARY_DIR) / "tests/rewriter-scratch") / "variants_cmake/build/stark/swap";
 };
 
 using Markers = std::vector<std::string>;
@@ -87,7 +95,8 @@ TEST_F(SwapBuild, ResultSwapsSourcesStaleOriginalsFallBackAndOffBuildsOriginals)
   auto rescan = run({(kPrefix / "bin/stark").string(), "scan", "-p", build_.string(), "--target", "swap", "--json"});
   ASSERT_EQ(rescan.status.code, 0) << rescan.output;
   EXPECT_EQ(rescan.output.find("variants/tree"), std::string::npos) << rescan.output;
-  for (const char* id : {"src/ops.cu:swap::scale", "src/norm.cu:swap::square", "include/swap/activation.cuh:swap::relu"})
+  for (const char* id :
+       {"src/ops.cu:swap::scale", "src/norm.cu:swap::square", "include/swap/activation.cuh:swap::relu"})
     EXPECT_NE(rescan.output.find(std::string("\"id\": \"") + id + "\""), std::string::npos) << id;
   // The tree's rewritten launch site (the argument expression substituted).
   std::string ops = read_text(result_ / "variants/tree/src/ops.cu");
@@ -102,9 +111,10 @@ TEST_F(SwapBuild, ResultSwapsSourcesStaleOriginalsFallBackAndOffBuildsOriginals)
   ASSERT_TRUE(write_file_atomic(src_ / "src/ops.cu", original + "// edited after the optimize run\n"));
   b = build();
   ASSERT_EQ(b.status.code, 0) << b.output;
-  EXPECT_NE(flat(b.output).find("STARK: swap: src/ops.cu changed since it was optimized; building the original of "
-                                "include/swap/activation.cuh:swap::relu, src/ops.cu:swap::scale (stale variant dropped)"),
-            std::string::npos)
+  EXPECT_NE(
+      flat(b.output).find("STARK: swap: src/ops.cu changed since it was optimized; building the original of "
+                          "include/swap/activation.cuh:swap::relu, src/ops.cu:swap::scale (stale variant dropped)"),
+      std::string::npos)
       << b.output;
   EXPECT_EQ(markers(), (Markers{"square"}));
 
@@ -145,8 +155,8 @@ TEST_F(SwapBuild, OptimizingAgainWithTheVariantsInUseOptimizesTheOriginalsInABui
   auto again = run({"cmake", "--build", build_.string(), "--target", "swap_stark_optimize"});
   ASSERT_EQ(again.status.code, 0) << again.output;
   const fs::path originals = result_ / "originals-build";
-  EXPECT_NE(flat(again.output).find("STARK: swap compiles the optimized variants; optimizing the originals in " +
-                                    originals.string()),
+  EXPECT_NE(flat(again.output)
+                .find("STARK: swap compiles the optimized variants; optimizing the originals in " + originals.string()),
             std::string::npos)
       << again.output;
   // That build is this one with the variants off: same cache, original sources.
@@ -188,7 +198,8 @@ TEST_F(SwapBuild, MultiConfigBuildsTestAndScanTheConfigurationBeingBuilt) {
 
   // The target runs the Release tests on Release's flags, and builds the
   // project's test program first (it is added after stark_optimize_target).
-  auto commands = run({"ninja", "-C", build_.string(), "-f", "build-Release.ninja", "-t", "commands", "swap_stark_optimize"});
+  auto commands =
+      run({"ninja", "-C", build_.string(), "-f", "build-Release.ninja", "-t", "commands", "swap_stark_optimize"});
   ASSERT_EQ(commands.status.code, 0) << commands.output;
   const std::string flat_commands = flat(commands.output);
   EXPECT_NE(flat_commands.find("-DCONFIG=Release -P " + (kPrefix / "lib/cmake/STARK/STARKRun.cmake").string()),
@@ -199,8 +210,8 @@ TEST_F(SwapBuild, MultiConfigBuildsTestAndScanTheConfigurationBeingBuilt) {
 
   // The scan reads the configuration it is given, and names the ones there are.
   auto manifest = [&](const std::vector<std::string>& extra) {
-    std::vector<std::string> args = {(kPrefix / "bin/stark").string(), "scan", "-p", build_.string(), "--target",
-                                     "swap", "--json"};
+    std::vector<std::string> args = {
+        (kPrefix / "bin/stark").string(), "scan", "-p", build_.string(), "--target", "swap", "--json"};
     args.insert(args.end(), extra.begin(), extra.end());
     auto r = run(args);
     EXPECT_EQ(r.status.code, 0) << r.output;

@@ -19,7 +19,8 @@ std::vector<CompileCommand> IncrementalProject::units() const {
   std::vector<CompileCommand> out;
   for (std::string f : {"src/ops.cu", "src/other.cu", "src/arch.cu"}) {
     std::string file = (root_ / f).string();
-    std::vector<std::string> args{nvcc_, "-I" + (root_ / "include").string(), "-I" + (source_dir_ / "include").string()};
+    std::vector<std::string> args{nvcc_, "-I" + (root_ / "include").string(),
+                                  "-I" + (source_dir_ / "include").string()};
     if (f == "src/other.cu") args.insert(args.end(), other_flags.begin(), other_flags.end());
     args.insert(args.end(), {"-c", file});
     out.push_back({root_.string(), file, args, "incremental", {"90"}});

@@ -143,7 +143,8 @@ std::optional<Scripted> FakeLlmServer::check(const Received& r, bool anthropic) 
     const json& j = r.json;
     if (!j.is_object() || !j.contains("model") || !j["model"].is_string() || !j.contains("messages") ||
         !j["messages"].is_array() || j["messages"].empty())
-      return openai_fail(400, "you must provide a model parameter and a non-empty messages array", "invalid_request_error");
+      return openai_fail(400, "you must provide a model parameter and a non-empty messages array",
+                         "invalid_request_error");
     std::string model = j["model"];
     if (!config_.known_models.empty() && !config_.known_models.contains(model))
       return openai_fail(404, "The model `" + model + "` does not exist or you do not have access to it.",
@@ -205,7 +206,8 @@ void FakeLlmServer::handle(const httplib::Request& req, httplib::Response& res, 
       answer = script_.front();
       script_.pop_front();
     } else {
-      answer = Scripted{200, {{"Content-Type", "application/json"}},
+      answer = Scripted{200,
+                        {{"Content-Type", "application/json"}},
                         anthropic ? anthropic_message("default reply") : openai_completion("default reply")};
     }
     if (answer.delay.count() > 0) changed_.wait_for(lock, answer.delay, [&] { return stopping_; });

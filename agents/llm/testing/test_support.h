@@ -62,7 +62,8 @@ inline int closed_port() {
 }
 
 /// Every regular file under dir whose bytes contain needle.
-inline std::vector<std::filesystem::path> files_containing(const std::filesystem::path& dir, const std::string& needle) {
+inline std::vector<std::filesystem::path> files_containing(const std::filesystem::path& dir,
+                                                           const std::string& needle) {
   std::vector<std::filesystem::path> hits;
   for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
     if (!entry.is_regular_file()) continue;
