@@ -6,6 +6,7 @@
 
 #include "agents/builtin/device_helpers.h"
 #include "agents/builtin/rewrite.h"
+#include "core/cpp_tokens.h"
 #include "core/launch_expr.h"
 
 namespace stark::builtin {
@@ -20,6 +21,25 @@ bool only_max_or_min(const Loop& l) {
   for (const auto& r : l.reductions)
     if (r.op == '+') return false;
   return true;
+}
+
+/// The accumulator of one of the loop's reductions that the loop also reads
+/// outside that accumulator's own updates: a running value written out
+/// (a scan) or feeding another update (Welford's mean), which threads that
+/// each see part of the row cannot compute.
+std::optional<std::string> running_value_read(const Loop& l) {
+  auto tokens = cpp_tokens(l.body.text);
+  for (const auto& r : l.reductions) {
+    for (const auto& t : tokens) {
+      if (token_text(l.body.text, t) != r.acc) continue;
+      int64_t at = l.body.begin + static_cast<int64_t>(t.begin);
+      bool in_own_update = false;
+      for (const auto& own : l.reductions)
+        if (own.acc == r.acc && at >= own.statement.begin && at < own.statement.end) in_own_update = true;
+      if (!in_own_update) return r.acc;
+    }
+  }
+  return std::nullopt;
 }
 
 /// Why the kernel is not a row kernel, or nothing.
@@ -40,6 +60,8 @@ std::optional<std::string> unfit(const KernelAnalysis& a, const Kernel& k) {
     }
     if (!l.unit_step || !l.bound.valid()) return "a row loop that does not step by one to a bound";
     if (l.init_value.text != "0" && !only_max_or_min(l)) return "a row loop that starts past 0 and is not a max or min";
+    if (auto acc = running_value_read(l))
+      return fmt::format("the loop reads the running value of '{}' (a scan or a recurrence, not a reduction)", *acc);
     ++row_loops;
   }
   if (row_loops == 0) return "no loop over the row";
@@ -140,7 +162,9 @@ Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
   Variant v;
   v.kernel = s.kernel->id;
   v.source = *source;
-  v.launch.grid = {row_guard(a).bound.text};
+  // Rows become blocks along x; whatever the kernel spread over y and z
+  // (a batch, say) keeps its grid.
+  v.launch.grid = {row_guard(a).bound.text, "grid.y", "grid.z"};
   v.launch.block = {std::to_string(block)};
   return v;
 }
