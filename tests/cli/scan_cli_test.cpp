@@ -132,5 +132,18 @@ TEST(Cli, EvalRefusesAnInjectedVariantBeforeCompilingIt) {
   }
 }
 
+// Without a GPU, capture stops before it runs the command: one line that says
+// why, exit 1, and the command never started.
+TEST(Cli, CaptureWithoutAGpuSaysSoInOneLine) {
+  TempDir tmp;
+  fs::path marker = tmp.path() / "ran";
+  auto r = stark({"capture", "-p", kEdgeBuild.string(), "--", "touch", marker.string()});
+  if (r.output.find("no CUDA GPU to capture on") == std::string::npos) GTEST_SKIP() << "this machine has a GPU";
+  EXPECT_EQ(r.status.code, 1) << r.output;
+  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+  EXPECT_EQ(r.output.rfind("stark: error: no CUDA GPU to capture on: ", 0), 0u) << r.output;
+  EXPECT_FALSE(fs::exists(marker));
+}
+
 }  // namespace
 }  // namespace stark
