@@ -91,24 +91,13 @@ int find_root(std::vector<int>& parent, int i) {
   return i;
 }
 
-}  // namespace
+using AcceptedEdits = std::vector<std::pair<std::string, KernelEdits>>;
 
-Expected<Manifest> load_result_manifest(const Result& result, const fs::path& result_dir) {
-  if (result.manifest.empty()) return Error{fmt::format("the result in {} names no manifest", result_dir.string())};
-  fs::path path = result.manifest;
-  if (path.is_relative()) path = result_dir / path;
-  return load_manifest(path.string());
-}
-
-Expected<ApplyPlan> plan_apply(const Result& result, const Manifest& manifest, const PlanOptions& options) {
-  ApplyPlan plan;
-  plan.source_root = manifest.source_root;
-  for (const auto& id : options.only)
-    if (std::none_of(result.kernels.begin(), result.kernels.end(), [&](const KernelResult& k) { return k.id == id; }))
-      return Error{fmt::format("the result has no kernel '{}'", id)};
-
-  SourceFiles files(manifest);
-  std::vector<std::pair<std::string, KernelEdits>> accepted;
+// The improved kernels' edits, by kernel; the others counted as skipped or
+// refused with the reason.
+AcceptedEdits accepted_edits(const Result& result, const Manifest& manifest, const PlanOptions& options,
+                             SourceFiles& files, ApplyPlan& plan) {
+  AcceptedEdits accepted;
   for (const auto& kr : result.kernels) {
     if (!options.only.empty() && std::find(options.only.begin(), options.only.end(), kr.id) == options.only.end())
       continue;
@@ -132,8 +121,12 @@ Expected<ApplyPlan> plan_apply(const Result& result, const Manifest& manifest, c
     }
     accepted.emplace_back(kr.id, std::move(*edits));
   }
+  return accepted;
+}
 
-  // Combine per file; edits of two kernels that overlap refuse both.
+// The new content of every file, per file combined; the kernels whose edits
+// overlap in a file are refused together and the rest combined again.
+void combine_per_file(AcceptedEdits& accepted, SourceFiles& files, ApplyPlan& plan) {
   for (;;) {
     std::map<std::string, std::vector<TextEdit>> per_file;
     std::map<std::string, std::vector<std::string>> editors;
@@ -146,7 +139,7 @@ Expected<ApplyPlan> plan_apply(const Result& result, const Manifest& manifest, c
     plan.files.clear();
     std::string clash_file;
     for (auto& [file, list] : per_file) {
-      auto content = files.get(file);  // cached and checked above
+      auto content = files.get(file);  // cached and checked by edits_of
       auto updated = apply_edits(**content, list);
       if (!updated) {
         for (const auto& id : editors[file])
@@ -157,14 +150,16 @@ Expected<ApplyPlan> plan_apply(const Result& result, const Manifest& manifest, c
       }
       plan.files.push_back({file, **content, std::move(*updated), files.hash(file), editors[file], 0});
     }
-    if (clash_file.empty()) break;
+    if (clash_file.empty()) return;
     const auto& clashing = editors[clash_file];
     std::erase_if(accepted, [&](const auto& a) {
       return std::find(clashing.begin(), clashing.end(), a.first) != clashing.end();
     });
   }
+}
 
-  // Groups: kernels connected through shared files.
+// Groups: kernels connected through shared files apply together.
+void group_by_shared_files(const AcceptedEdits& accepted, ApplyPlan& plan) {
   std::vector<int> parent(accepted.size());
   std::iota(parent.begin(), parent.end(), 0);
   std::map<std::string, int> first_editor;
@@ -182,6 +177,27 @@ Expected<ApplyPlan> plan_apply(const Result& result, const Manifest& manifest, c
     plan.kernels.push_back(std::move(k));
   }
   for (auto& f : plan.files) f.group = group_of_root.at(find_root(parent, first_editor.at(f.path)));
+}
+
+}  // namespace
+
+Expected<Manifest> load_result_manifest(const Result& result, const fs::path& result_dir) {
+  if (result.manifest.empty()) return Error{fmt::format("the result in {} names no manifest", result_dir.string())};
+  fs::path path = result.manifest;
+  if (path.is_relative()) path = result_dir / path;
+  return load_manifest(path.string());
+}
+
+Expected<ApplyPlan> plan_apply(const Result& result, const Manifest& manifest, const PlanOptions& options) {
+  ApplyPlan plan;
+  plan.source_root = manifest.source_root;
+  for (const auto& id : options.only)
+    if (std::none_of(result.kernels.begin(), result.kernels.end(), [&](const KernelResult& k) { return k.id == id; }))
+      return Error{fmt::format("the result has no kernel '{}'", id)};
+  SourceFiles files(manifest);
+  AcceptedEdits accepted = accepted_edits(result, manifest, options, files, plan);
+  combine_per_file(accepted, files, plan);
+  group_by_shared_files(accepted, plan);
   return plan;
 }
 
