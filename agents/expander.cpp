@@ -117,7 +117,8 @@ std::pair<SearchNode, RoleUsage> Expander::expand(const SearchTree& tree, const 
     debug_in.temperature = temperatures.debug;
     auto fix = team.debug(debug_in);
     add_usage(usage, fix.usage);
-    if (!fix.value) return {failed(n, "debug_failed", fix.value.error().message), usage};
+    if (!fix.value)
+      return {failed(n, fix.nothing_left ? kExhaustedStatus : "debug_failed", fix.value.error().message), usage};
     variant = *fix.value;
   }
   variant.kernel = brief.kernel->id;

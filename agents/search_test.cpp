@@ -414,5 +414,47 @@ TEST(Search, AnExhaustedPlanIsNoAttemptAndItsNodeIsNotPlannedAgain) {
   }
 }
 
+// Every candidate is wrong and the debug role has no repair: each debug is
+// an exhausted node (no attempt), and the failed node is not debugged again.
+class NoRepairTeam : public TwoIdeasTeam {
+ public:
+  BackendInfo info() const override { return {"scripted", "no-repair"}; }
+  RoleReply<Variant> code(const CodeInput& in) override {
+    auto v = TwoIdeasTeam::code(in);
+    v.value->source += "\n// WRONG";
+    return v;
+  }
+  RoleReply<Variant> debug(const DebugInput&) override {
+    ++debugs;
+    return {Error{"no repair left"}, {}, /*nothing_left=*/true};
+  }
+  std::atomic<int> debugs{0};
+};
+
+TEST(Search, ADebugWithNothingLeftIsNoAttemptAndTheNodeIsNotDebuggedAgain) {
+  for (int parallel : {1, 4}) {
+    Fixture f;
+    NoRepairTeam team;
+    auto out = run_search(f.brief, team, f.evaluator, f.validator, options(10, 1, parallel));
+    int rejected = 0, exhausted_debugs = 0;
+    std::map<int, int> debugs_of;
+    for (const auto& n : out.tree.nodes()) {
+      rejected += n.status == "rejected";
+      if (n.role == "debug") {
+        EXPECT_EQ(n.status, kExhaustedStatus) << parallel;
+        ++exhausted_debugs;
+        ++debugs_of[*n.parent];
+      }
+    }
+    EXPECT_EQ(out.attempts, rejected) << "only evaluated candidates are attempts; parallel " << parallel;
+    EXPECT_GE(exhausted_debugs, 1) << parallel;
+    if (parallel == 1) {
+      for (const auto& [node, count] : debugs_of) {
+        EXPECT_EQ(count, 1) << "node " << node << " debugged again";
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace stark

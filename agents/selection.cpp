@@ -18,7 +18,7 @@ bool is_selectable(const SearchTree& tree, int id, const SelectionRules& rules, 
   const SearchNode& n = tree.node(id);
   bool exhausted =
       std::any_of(n.children.begin(), n.children.end(), [&](int c) { return tree.node(c).status == kExhaustedStatus; });
-  if (exhausted && n.healthy()) return false;  // the plan role has nothing more for it
+  if (exhausted) return false;  // the role that expands it (plan, or debug for a failed node) has nothing more
   if (id == 0) {
     // Only children that produced a candidate use up the root's slots: a
     // plan lost to a failing API is no idea explored.

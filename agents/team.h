@@ -116,7 +116,8 @@ struct RoleReply {
   RoleUsage usage;
   /// With an Error: the role has no further answer for this input (the
   /// built-in team once it has proposed every transformation it knows for a
-  /// node), which is no failure and costs the search no attempt.
+  /// node, or tried every repair it knows for a failed one), which is no
+  /// failure and costs the search no attempt.
   bool nothing_left = false;
 };
 

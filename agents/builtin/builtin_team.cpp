@@ -192,7 +192,9 @@ RoleReply<Variant> BuiltinTeam::debug(const DebugInput& in) {
                    in.brief->scalars);
     if (v) return {*v, {}};
   }
-  return {Error{fmt::format("builtin: every parameter set of {} was tried; backing off", strategy->name())}, {}};
+  return {Error{fmt::format("builtin: every parameter set of {} was tried; nothing left to repair", strategy->name())},
+          {},
+          /*nothing_left=*/true};
 }
 
 std::unique_ptr<Team> make_builtin_team(const Manifest& manifest, const ClangSetup& setup) {

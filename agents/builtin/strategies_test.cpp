@@ -211,6 +211,20 @@ TEST_F(Strategies, DebugBacksOffToTheNextParameters) {
   auto fix = team.debug(d);
   ASSERT_TRUE(fix.value) << fix.value.error().message;
   EXPECT_EQ(fix.value->launch.block.at(0), "512");
+  EXPECT_FALSE(fix.nothing_left);
+
+  // Every other block size already tried by a sibling: no repair is left,
+  // which is no failure (the search counts no attempt for it).
+  std::vector<SearchNode> tried(3);
+  std::vector<const SearchNode*> siblings;
+  for (int i = 0; i < 3; ++i) {
+    tried[i].strategy = fmt::format("block-per-row(block={})", std::vector<int>{512, 128, 1024}[i]);
+    siblings.push_back(&tried[i]);
+  }
+  DebugInput last{&brief, &failed, &root, &root, siblings};
+  auto none = team.debug(last);
+  EXPECT_FALSE(none.value);
+  EXPECT_TRUE(none.nothing_left);
 }
 
 TEST_F(Strategies, ElementwiseKernelsGetOnlyTheElementwiseRewrite) {
