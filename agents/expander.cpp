@@ -107,10 +107,10 @@ std::pair<SearchNode, RoleUsage> Expander::expand(const SearchTree& tree, const 
   RoleUsage usage;
   Variant variant;
   if (sel.expansion == Expansion::PlanCode) {
-    n.role = "plan+code";
+    n.role = NodeRole::PlanCode;
     if (auto refused = plan_and_code(tree, sel, n, usage, variant)) return {*refused, usage};
   } else {
-    n.role = "debug";
+    n.role = NodeRole::Debug;
     n.strategy = "fix: " + tree.node(sel.node).strategy;
     DebugInput debug_in = debug_window(tree, sel.node, brief);
     debug_in.deadline = deadline;

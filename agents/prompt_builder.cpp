@@ -56,7 +56,8 @@ std::string launch_line(const LaunchOverride& l) {
 
 /// One node as the prompts show it: what it is, how it did, its code.
 std::string node_text(const SearchNode& n, const SearchNode& root, bool with_diagnostics) {
-  std::string head = fmt::format("node {} ({}{}{})", n.id, n.role, n.strategy.empty() ? "" : ": ", n.strategy);
+  std::string head =
+      fmt::format("node {} ({}{}{})", n.id, to_string(n.role), n.strategy.empty() ? "" : ": ", n.strategy);
   std::string how;
   if (n.state == NodeState::Correct && n.time_us) {
     how = fmt::format("correct, {} us", three_digits(*n.time_us));
@@ -106,7 +107,7 @@ std::string refused_text(const std::string& refused) {
 /// failure a debug node was fixing.
 std::string asked_text(const SearchNode& n, const SearchNode* parent) {
   if (!n.plan.empty()) return fmt::format("Its plan ({}):\n```cuda\n{}\n```", n.strategy, n.plan);
-  if (n.role == "debug" && parent)
+  if (n.role == NodeRole::Debug && parent)
     return fmt::format("It was a fix of node {}, which failed with: {}", parent->id, parent->status);
   return "(no plan recorded)";
 }

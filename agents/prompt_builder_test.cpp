@@ -38,7 +38,7 @@ TEST(PromptBuilder, RolesSeeTheirWindows) {
   SearchTree tree(root);
   SearchNode a{0,
                0,
-               "plan+code",
+               NodeRole::PlanCode,
                "vectorize",
                "",
                {k.id, "__global__ void saxpy() { /*a*/ }", {}},
@@ -48,7 +48,7 @@ TEST(PromptBuilder, RolesSeeTheirWindows) {
   int ia = tree.add(a);
   SearchNode b{0,
                0,
-               "plan+code",
+               NodeRole::PlanCode,
                "tile",
                "",
                {k.id, "__global__ void saxpy() { /*b*/ }", {}},
@@ -57,7 +57,7 @@ TEST(PromptBuilder, RolesSeeTheirWindows) {
   b.diagnostics = "error: identifier \"tile\" is undefined";
   int ib = tree.add(b);
   SearchNode c{
-      0,          ia,  "plan+code", "unroll", "", {k.id, "__global__ void saxpy() { /*c*/ }", {}}, NodeState::Correct,
+      0,          ia,  NodeRole::PlanCode, "unroll", "", {k.id, "__global__ void saxpy() { /*c*/ }", {}}, NodeState::Correct,
       "accepted", 30.0};
   tree.add(c);
 
@@ -123,7 +123,7 @@ TEST(PromptBuilder, EveryRoleSeesTheProfileFactsOfItsNodes) {
   SearchTree tree(root);
   SearchNode fast{0,
                   0,
-                  "plan+code",
+                  NodeRole::PlanCode,
                   "vectorize",
                   "",
                   {k.id, "__global__ void saxpy() { /*fast*/ }", {}},
@@ -133,7 +133,7 @@ TEST(PromptBuilder, EveryRoleSeesTheProfileFactsOfItsNodes) {
   fast.profile.resources = {{"_Z5saxpyv", 24, 0, 4096}};
   int ifast = tree.add(fast);
   SearchNode broken{
-      0,         0, "plan+code", "tile", "", {k.id, "__global__ void saxpy() { /*broken*/ }", {}}, NodeState::Failed,
+      0,         0, NodeRole::PlanCode, "tile", "", {k.id, "__global__ void saxpy() { /*broken*/ }", {}}, NodeState::Failed,
       "rejected"};
   broken.profile.resources = {{"_Z5saxpyv", 96, 0, 0}};
   int ibroken = tree.add(broken);

@@ -120,7 +120,7 @@ int spent_attempts(const SearchTree& tree, int budget) {
 
 void preview_roles(const KernelBrief& brief, Team& team, const SelectionRules& rules) {
   SearchNode root;
-  root.role = "root";
+  root.role = NodeRole::Root;
   root.strategy = "original";
   root.variant = Variant{brief.kernel->id, brief.source, {}};
   root.state = NodeState::Untimed;
@@ -137,7 +137,7 @@ void preview_roles(const KernelBrief& brief, Team& team, const SelectionRules& r
 
   SearchNode candidate;
   candidate.parent = 0;
-  candidate.role = "plan+code";
+  candidate.role = NodeRole::PlanCode;
   candidate.strategy = placeholder.strategy;
   candidate.plan = placeholder.grounded;
   candidate.variant = root.variant;
@@ -183,7 +183,7 @@ SearchOutcome run_search(const KernelBrief& brief, Team& team, Evaluator& evalua
     out.resumed = true;
   } else {
     SearchNode root;
-    root.role = "root";
+    root.role = NodeRole::Root;
     root.strategy = "original";
     root.variant = Variant{kernel.id, brief.source, {}};
     apply_evaluation(root, evaluator.evaluate(kernel, root.variant));

@@ -168,7 +168,7 @@ TEST(Search, DebugRoleGetsTheCompilerMessage) {
   ASSERT_FALSE(seen.empty());
   for (const auto& d : seen) EXPECT_NE(d.find("identifier \"BROKEN\" is undefined"), std::string::npos) << d;
   bool fixed = false;
-  for (const auto& n : out.tree.nodes()) fixed |= n.role == "debug" && n.state == NodeState::Correct;
+  for (const auto& n : out.tree.nodes()) fixed |= n.role == NodeRole::Debug && n.state == NodeState::Correct;
   EXPECT_TRUE(fixed);
 }
 
@@ -329,7 +329,7 @@ TEST(Search, ACandidateAlreadyEvaluatedIsADuplicateNotAnAttempt) {
     if (n.status != kDuplicateStatus) continue;
     ++duplicates;
     EXPECT_EQ(n.state, NodeState::Failed);
-    EXPECT_EQ(n.role, "plan+code") << "a duplicate is not a failure to debug";
+    EXPECT_EQ(n.role, NodeRole::PlanCode) << "a duplicate is not a failure to debug";
     EXPECT_NE(n.diagnostics.find("the same code and launch as node 1"), std::string::npos) << n.diagnostics;
   }
   EXPECT_EQ(duplicates, 2 * budget - 1);
@@ -440,7 +440,7 @@ TEST(Search, ADebugWithNothingLeftIsNoAttemptAndTheNodeIsNotDebuggedAgain) {
     std::map<int, int> debugs_of;
     for (const auto& n : out.tree.nodes()) {
       rejected += n.status == "rejected";
-      if (n.role == "debug") {
+      if (n.role == NodeRole::Debug) {
         EXPECT_EQ(n.status, kExhaustedStatus) << parallel;
         ++exhausted_debugs;
         ++debugs_of[*n.parent];

@@ -128,7 +128,7 @@ json SearchTree::to_json() const {
     json checks = n.checks;
     nodes.push_back({{"id", n.id},
                      {"parent", or_null(n.parent)},
-                     {"role", n.role},
+                     {"role", to_string(n.role)},
                      {"strategy", n.strategy},
                      {"plan", n.plan},
                      {"variant", n.variant.source.empty() ? json(nullptr) : json(n.variant)},
@@ -158,7 +158,9 @@ Expected<SearchTree> SearchTree::from_json(const json& j) {
       SearchNode n;
       n.id = nj.at("id").get<int>();
       n.parent = optional_field<int>(nj, "parent");
-      n.role = nj.at("role").get<std::string>();
+      std::string role = nj.at("role").get<std::string>();
+      if (auto known = node_role_from_string(role)) n.role = *known;
+      else throw std::invalid_argument("unknown node role '" + role + "'");
       n.strategy = nj.value("strategy", "");
       n.plan = nj.value("plan", "");
       if (!nj.at("variant").is_null()) n.variant = nj.at("variant").get<Variant>();

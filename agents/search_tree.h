@@ -38,9 +38,9 @@ struct CaptureError {
 struct SearchNode {
   int id = 0;
   std::optional<int> parent;  // nullopt: the root
-  std::string role;           // "root", "plan+code", "debug"
-  std::string strategy;       // plan role's choice, a few words
-  std::string plan;           // the grounded instruction that produced it (empty for root/debug)
+  NodeRole role = NodeRole::Root;
+  std::string strategy;  // plan role's choice, a few words
+  std::string plan;      // the grounded instruction that produced it (empty for root/debug)
   Variant variant;
   NodeState state = NodeState::Failed;
   std::string status;                 // evaluation verdict or failure kind: "accepted", "compile_error", "invalid", ...

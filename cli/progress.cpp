@@ -115,7 +115,7 @@ std::string ProgressDisplay::status_text(const AttemptEvent* last) const {
   else if (baseline_us_) prefix += " baseline " + progress_time(*baseline_us_);
   std::string tail;
   if (last) {
-    tail = fmt::format(" | #{} {} {}", last->node, last->role, last->status);
+    tail = fmt::format(" | #{} {} {}", last->node, to_string(last->role), last->status);
     if (last->time_us) tail += " " + progress_time(*last->time_us);
     if (!last->strategy.empty()) tail += ": " + last->strategy;
   } else {
@@ -163,7 +163,7 @@ void ProgressDisplay::attempt(const AttemptEvent& e) {
   if (e.status == "accepted" && e.time_us && (!best_us_ || *e.time_us < *best_us_)) best_us_ = e.time_us;
   if (style_.verbosity == Verbosity::Quiet) return;
   if (style_.verbosity == Verbosity::Verbose) {
-    std::string line = fmt::format("[{}/{}] {} #{} {} {}", done_, total_, name_, e.node, e.role,
+    std::string line = fmt::format("[{}/{}] {} #{} {} {}", done_, total_, name_, e.node, to_string(e.role),
                                    paint(failed_status(e.status) ? kRed : kGreen, e.status));
     if (e.time_us) {
       line += " " + progress_time(*e.time_us);

@@ -43,8 +43,8 @@ struct ProgressStyle {
 
 /// One evaluated candidate, as the search reports it.
 struct AttemptEvent {
-  int node = 0;                           // search-tree node id
-  std::string role;                       // "plan+code", "debug"
+  int node = 0;  // search-tree node id
+  NodeRole role = NodeRole::PlanCode;
   std::string status;                     // "accepted", "rejected", "compile_error", ...
   std::optional<double> time_us;          // accepted candidates
   std::string strategy;                   // the plan's choice in a few words

@@ -27,11 +27,11 @@ KernelResult finished(const std::string& id, KernelStatus status, int attempts, 
 void drive(ProgressDisplay& p) {
   p.begin_run(2, 8);
   p.begin_kernel("src/ops.cu:saxpy", 3, 412.0);
-  p.attempt(
-      {1, "plan+code", "compile_error", std::nullopt, "stage x in shared memory", "ops.cu(9): error: tile\nmore"});
-  p.attempt({2, "debug", "accepted", 318.0, "declare the tile", ""});
+  p.attempt({1, NodeRole::PlanCode, "compile_error", std::nullopt, "stage x in shared memory",
+             "ops.cu(9): error: tile\nmore"});
+  p.attempt({2, NodeRole::Debug, "accepted", 318.0, "declare the tile", ""});
   p.attempt({3,
-             "plan+code",
+             NodeRole::PlanCode,
              "accepted",
              224.0,
              "four float4 per thread",
@@ -40,7 +40,7 @@ void drive(ProgressDisplay& p) {
   p.end_kernel(finished("src/ops.cu:saxpy", KernelStatus::Improved, 3, 412.0, 224.0));
   p.begin_kernel("src/h.cu:histogram", 5, 95.0);
   p.message("stark: warning: worker restarted");
-  p.attempt({1, "plan+code", "rejected", std::nullopt, "shared bins", "racecheck: 3 hazards"});
+  p.attempt({1, NodeRole::PlanCode, "rejected", std::nullopt, "shared bins", "racecheck: 3 hazards"});
   p.end_kernel(finished("src/h.cu:histogram", KernelStatus::Failed, 1, 95.0, std::nullopt));
   Result r;
   r.kernels = {finished("a", KernelStatus::Improved, 3, 412.0, 224.0),
@@ -142,8 +142,8 @@ TEST(Progress, MoreAttemptsThanAnnouncedNeverShowPastTheTotal) {
   ProgressDisplay p(out, {false, false, 80, Verbosity::Normal});
   p.begin_run(1, 1);
   p.begin_kernel("k.cu:k", 1, std::nullopt);
-  p.attempt({1, "plan+code", "error", std::nullopt, "", ""});
-  p.attempt({2, "debug", "error", std::nullopt, "", ""});
+  p.attempt({1, NodeRole::PlanCode, "error", std::nullopt, "", ""});
+  p.attempt({2, NodeRole::Debug, "error", std::nullopt, "", ""});
   EXPECT_NE(out.str().find("[2/2] k | #2 debug error\n"), std::string::npos) << out.str();
 }
 

@@ -22,6 +22,8 @@ constexpr std::pair<const char*, KernelStatus> kStatuses[] = {{"improved", Kerne
                                                               {"untimed", KernelStatus::Untimed}};
 constexpr std::pair<const char*, CacheState> kCacheStates[] = {
     {"hit", CacheState::Hit}, {"miss", CacheState::Miss}, {"off", CacheState::Off}};
+constexpr std::pair<const char*, NodeRole> kRoles[] = {
+    {"root", NodeRole::Root}, {"plan+code", NodeRole::PlanCode}, {"debug", NodeRole::Debug}};
 constexpr std::pair<const char*, Grounding> kGroundings[] = {{"none", Grounding::None},
                                                              {"spans", Grounding::Spans},
                                                              {"reanchored", Grounding::Reanchored},
@@ -48,6 +50,12 @@ const char* enum_name(E e, const std::pair<const char*, E> (&table)[N]) {
 const char* to_string(KernelStatus s) { return enum_name(s, kStatuses); }
 const char* to_string(CacheState s) { return enum_name(s, kCacheStates); }
 const char* to_string(Grounding g) { return enum_name(g, kGroundings); }
+const char* to_string(NodeRole r) { return enum_name(r, kRoles); }
+std::optional<NodeRole> node_role_from_string(std::string_view name) {
+  for (const auto& [text, value] : kRoles)
+    if (name == text) return value;
+  return std::nullopt;
+}
 std::optional<Grounding> grounding_from_string(std::string_view name) {
   for (const auto& [text, value] : kGroundings)
     if (name == text) return value;
@@ -57,7 +65,7 @@ std::optional<Grounding> grounding_from_string(std::string_view name) {
 void to_json(json& j, const TreeNode& n) {
   j = {{"id", n.id},
        {"parent", or_null(n.parent)},
-       {"role", n.role},
+       {"role", to_string(n.role)},
        {"status", n.status},
        {"time_us", or_null(n.time_us)},
        {"diagnostics", n.diagnostics},
@@ -71,7 +79,7 @@ void from_json(const json& j, TreeNode& n) {
   n = {};
   n.id = j.at("id").get<int>();
   n.parent = optional_field<int>(j, "parent");
-  n.role = j.at("role").get<std::string>();
+  n.role = parse_enum(j.at("role"), "node role", kRoles);
   n.status = j.at("status").get<std::string>();
   n.time_us = optional_field<double>(j, "time_us");
   n.diagnostics = j.value("diagnostics", "");

@@ -34,12 +34,16 @@ enum class Grounding {
   OutsideSpans,  // the code role changed code outside the plan's spans (the candidate is still evaluated)
 };
 
+/// What made a node of a search tree: the original kernel, a plan and the
+/// code written for it, or a repair of a failed candidate.
+enum class NodeRole { Root, PlanCode, Debug };
+
 /// One evaluated (or failed) candidate in a kernel's search tree.
 struct TreeNode {
   int id = 0;
-  std::optional<int> parent;  // nullopt: the root (the original kernel)
-  std::string role;           // "root", "plan+code", "debug"
-  std::string status;         // "accepted", "rejected", "error", "compile_error", "invalid"...
+  std::optional<int> parent;       // nullopt: the root (the original kernel)
+  NodeRole role = NodeRole::Root;  // "root", "plan+code", "debug" in JSON
+  std::string status;              // "accepted", "rejected", "error", "compile_error", "invalid"...
   std::optional<double> time_us;
   std::string diagnostics;
   std::optional<Variant> variant;
@@ -104,6 +108,9 @@ struct Result {
 };
 
 const char* to_string(KernelStatus s);
+const char* to_string(NodeRole r);
+/// The role a name gives ("plan+code"...); nullopt for any other name.
+std::optional<NodeRole> node_role_from_string(std::string_view name);
 const char* to_string(Grounding g);
 std::optional<Grounding> grounding_from_string(std::string_view name);
 const char* to_string(CacheState s);

@@ -1,5 +1,6 @@
 #include "core/result.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -31,9 +32,18 @@ TEST(Result, RoundTripDropsKernelFromBest) {
   k.id = "a.cu:k";
   k.status = KernelStatus::NoGain;
   k.best = Variant{"a.cu:k", "__global__ void k() {}", {{"ceil_div(n, 512)"}, {"512"}, std::nullopt}};
-  k.tree = {
-      {0, std::nullopt, "root", "accepted", 10.0, "", std::nullopt, "", Grounding::None, {}, {}},
-      {1, 0, "plan+code", "rejected", std::nullopt, "wrong output", k.best, "vectorize", Grounding::None, {}, {}}};
+  k.tree = {{0, std::nullopt, NodeRole::Root, "accepted", 10.0, "", std::nullopt, "", Grounding::None, {}, {}},
+            {1,
+             0,
+             NodeRole::PlanCode,
+             "rejected",
+             std::nullopt,
+             "wrong output",
+             k.best,
+             "vectorize",
+             Grounding::None,
+             {},
+             {}}};
   k.captures = {{"c-big", 9.0, 8.5, std::nullopt}, {"c-small", 1.0, 0.5, std::nullopt}};
   r.kernels = {k};
   nlohmann::json j = r;
@@ -41,6 +51,19 @@ TEST(Result, RoundTripDropsKernelFromBest) {
   EXPECT_EQ(j["kernels"][0]["captures"][1]["best_us"], 0.5);
   EXPECT_EQ(j["kernels"][0]["best"]["launch"]["grid"], "ceil_div(n, 512)");
   EXPECT_EQ(j.get<Result>(), r);
+}
+
+// The roles are a closed set: a result that names another (a hand-edited or
+// hostile result folder) does not load, and each known one reads back.
+TEST(Result, NodeRolesAreAClosedSet) {
+  for (const char* role : {"root", "plan+code", "debug"}) {
+    auto j =
+        nlohmann::json::parse(fmt::format(R"({{"id": 0, "parent": null, "role": "{}", "status": "accepted"}})", role));
+    EXPECT_EQ(to_string(j.get<TreeNode>().role), std::string(role));
+  }
+  auto j = nlohmann::json::parse(R"({"id": 0, "parent": null, "role": "admin", "status": "accepted"})");
+  EXPECT_THROW(j.get<TreeNode>(), std::exception);
+  EXPECT_EQ(node_role_from_string("admin"), std::nullopt);
 }
 
 TEST(Result, RejectsUnknownStatus) {

@@ -45,7 +45,7 @@ std::string page_data(const ReportInput& in, const std::vector<TreeView>& views)
       nodes.push_back(
           {{"id", n.id},
            {"parent", or_null(n.parent)},
-           {"role", n.role},
+           {"role", to_string(n.role)},
            {"status", n.status},
            {"time_us", or_null(n.time_us)},
            {"strategy", n.strategy},

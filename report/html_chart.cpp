@@ -105,7 +105,7 @@ std::string runtime_chart_svg(const KernelResult& k, const TreeView& view, int k
   for (size_t i = 0; i < attempts.size(); ++i) {
     const TreeNode& n = *attempts[i];
     bool winner = view.best && *view.best == n.id;
-    std::string title = fmt::format("attempt {} = node #{} ({}): {}", i + 1, n.id, n.role, n.status);
+    std::string title = fmt::format("attempt {} = node #{} ({}): {}", i + 1, n.id, to_string(n.role), n.status);
     if (n.time_us) title += " — " + format_time_us(n.time_us);
     if (!n.strategy.empty()) title += "\n" + n.strategy;
     std::string cls = "mark " + status_class(n.status) + (winner ? " winner" : "");

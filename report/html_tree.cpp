@@ -20,7 +20,7 @@ double px(const PlacedNode& n) { return kMargin + kRadius + n.depth * kLevel; }
 double py(const PlacedNode& n) { return kMargin + n.x * kSlot + kRadius; }
 
 std::string tooltip(const TreeNode& n, std::optional<double> baseline) {
-  std::string t = fmt::format("#{} {} — {}", n.id, n.role, n.status);
+  std::string t = fmt::format("#{} {} — {}", n.id, to_string(n.role), n.status);
   if (n.time_us) {
     t += " — " + format_time_us(n.time_us);
     if (baseline && *n.time_us > 0) t += " (" + format_speedup(*baseline / *n.time_us) + ")";

@@ -13,7 +13,7 @@ using testing::kernel_named;
 using testing::load_test_input;
 
 TreeNode node(int id, std::optional<int> parent, const std::string& status, std::optional<double> t = std::nullopt) {
-  return {id, parent, parent ? "plan+code" : "root", status, t, "", std::nullopt, ""};
+  return {id, parent, parent ? NodeRole::PlanCode : NodeRole::Root, status, t, "", std::nullopt, ""};
 }
 
 TEST(SearchTree, ThirtyNodeTreeHasTheWinnerAndItsPath) {

@@ -219,7 +219,7 @@ TEST(OptimizeCli, LlmTeamAgainstALocalServer) {
   EXPECT_GT(k.tokens.prompt, 0);
   std::set<std::string> roles, statuses;
   for (const auto& n : k.tree) {
-    roles.insert(n.role);
+    roles.insert(to_string(n.role));
     statuses.insert(n.status);
   }
   EXPECT_TRUE(roles.count("plan+code")) << r.output;
