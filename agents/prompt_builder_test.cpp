@@ -56,9 +56,15 @@ TEST(PromptBuilder, RolesSeeTheirWindows) {
                "compile_error"};
   b.diagnostics = "error: identifier \"tile\" is undefined";
   int ib = tree.add(b);
-  SearchNode c{
-      0,          ia,  NodeRole::PlanCode, "unroll", "", {k.id, "__global__ void saxpy() { /*c*/ }", {}}, NodeState::Correct,
-      "accepted", 30.0};
+  SearchNode c{0,
+               ia,
+               NodeRole::PlanCode,
+               "unroll",
+               "",
+               {k.id, "__global__ void saxpy() { /*c*/ }", {}},
+               NodeState::Correct,
+               "accepted",
+               30.0};
   tree.add(c);
 
   Prompt plan = plan_prompt(plan_window(tree, 0, brief, 3));
@@ -132,9 +138,14 @@ TEST(PromptBuilder, EveryRoleSeesTheProfileFactsOfItsNodes) {
                   50.0};
   fast.profile.resources = {{"_Z5saxpyv", 24, 0, 4096}};
   int ifast = tree.add(fast);
-  SearchNode broken{
-      0,         0, NodeRole::PlanCode, "tile", "", {k.id, "__global__ void saxpy() { /*broken*/ }", {}}, NodeState::Failed,
-      "rejected"};
+  SearchNode broken{0,
+                    0,
+                    NodeRole::PlanCode,
+                    "tile",
+                    "",
+                    {k.id, "__global__ void saxpy() { /*broken*/ }", {}},
+                    NodeState::Failed,
+                    "rejected"};
   broken.profile.resources = {{"_Z5saxpyv", 96, 0, 0}};
   int ibroken = tree.add(broken);
 

@@ -226,34 +226,33 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   bool VisitBinaryOperator(BinaryOperator* b) {
     if (b->isAssignmentOp()) written_.insert(b->getLHS()->IgnoreParenImpCasts());
     if (b->isCompoundAssignmentOp()) {
-      reduction_candidate(b->getLHS(), b->getOpcode() == BO_AddAssign ? '+' : 0, b->getRHS(), b);
+      if (b->getOpcode() == BO_AddAssign) reduction_candidate(b->getLHS(), ReduceOp::Sum, b->getRHS(), b);
     } else if (b->getOpcode() == BO_Assign) {
       // acc = fmaxf(acc, e) / max(acc, e) / fminf...
       if (const auto* call = dyn_cast<CallExpr>(b->getRHS()->IgnoreParenImpCasts()); call && call->getNumArgs() == 2) {
         const FunctionDecl* f = call->getDirectCallee();
         std::string n = f && f->getIdentifier() ? f->getName().str() : "";
-        char op = (n == "fmaxf" || n == "fmax" || n == "max")   ? 'M'
-                  : (n == "fminf" || n == "fmin" || n == "min") ? 'm'
-                                                                : 0;
+        bool max = n == "fmaxf" || n == "fmax" || n == "max";
+        bool min = n == "fminf" || n == "fmin" || n == "min";
         const auto* first = dyn_cast<DeclRefExpr>(call->getArg(0)->IgnoreParenImpCasts());
         const auto* lhs = dyn_cast<DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts());
-        if (op && first && lhs && first->getDecl() == lhs->getDecl())
-          reduction_candidate(b->getLHS(), op, call->getArg(1), b);
+        if ((max || min) && first && lhs && first->getDecl() == lhs->getDecl())
+          reduction_candidate(b->getLHS(), max ? ReduceOp::Max : ReduceOp::Min, call->getArg(1), b);
       } else if (const auto* pick = dyn_cast<ConditionalOperator>(b->getRHS()->IgnoreParenImpCasts())) {
         // acc = e > acc ? e : acc, and the other ways to write a max or a min with ?:
         const Expr* value = nullptr;
-        if (char op = selected_extreme(b->getLHS(), pick, value)) reduction_candidate(b->getLHS(), op, value, b);
+        if (auto op = selected_extreme(b->getLHS(), pick, value)) reduction_candidate(b->getLHS(), *op, value, b);
       }
     }
     return true;
   }
 
-  /// 'M' when `pick` keeps the larger of the accumulator and some e (e > acc ?
-  /// e : acc, acc < e ? e : acc, acc > e ? acc : e...), 'm' for the smaller,
-  /// 0 otherwise; `value` is e.
-  char selected_extreme(const Expr* acc, const ConditionalOperator* pick, const Expr*& value) const {
+  /// Max when `pick` keeps the larger of the accumulator and some e (e > acc ?
+  /// e : acc, acc < e ? e : acc, acc > e ? acc : e...), Min for the smaller,
+  /// nothing otherwise; `value` is e.
+  std::optional<ReduceOp> selected_extreme(const Expr* acc, const ConditionalOperator* pick, const Expr*& value) const {
     const auto* cmp = dyn_cast<BinaryOperator>(pick->getCond()->IgnoreParenImpCasts());
-    if (!cmp || !cmp->isRelationalOp() || pick->isInstantiationDependent()) return 0;
+    if (!cmp || !cmp->isRelationalOp() || pick->isInstantiationDependent()) return std::nullopt;
     // The same expression, structurally (in[j] and in[j], wherever written).
     auto same = [this](const Expr* x, const Expr* y) {
       llvm::FoldingSetNodeID a, b;
@@ -264,16 +263,16 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     const Expr* t = pick->getTrueExpr();
     const Expr* f = pick->getFalseExpr();
     bool e_when_true = same(f, acc);
-    if (!e_when_true && !same(t, acc)) return 0;
+    if (!e_when_true && !same(t, acc)) return std::nullopt;
     const Expr* e = e_when_true ? t : f;
     bool e_left = same(cmp->getLHS(), e) && same(cmp->getRHS(), acc);
     bool e_right = same(cmp->getRHS(), e) && same(cmp->getLHS(), acc);
-    if (e_left == e_right) return 0;
+    if (e_left == e_right) return std::nullopt;
     // The condition read as "e > acc" or "e < acc".
     bool e_greater = cmp->getOpcode() == BO_GT || cmp->getOpcode() == BO_GE;
     if (e_right) e_greater = !e_greater;
     value = e;
-    return e_greater == e_when_true ? 'M' : 'm';
+    return e_greater == e_when_true ? ReduceOp::Max : ReduceOp::Min;
   }
 
   bool VisitUnaryOperator(UnaryOperator* u) {
@@ -435,8 +434,8 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     return static_cast<int>(out_.loops.size()) - 1;
   }
 
-  void reduction_candidate(const Expr* lhs, char op, const Expr* value, const Expr* stmt) {
-    if (!op || loops_.empty()) return;
+  void reduction_candidate(const Expr* lhs, ReduceOp op, const Expr* value, const Expr* stmt) {
+    if (loops_.empty()) return;
     const auto* ref = dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts());
     const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
     if (!var || isa<ParmVarDecl>(var)) return;

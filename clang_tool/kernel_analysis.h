@@ -54,9 +54,12 @@ struct Guard {
 
 /// A binary accumulation `acc += e`, `acc = fmaxf(acc, e)`, `acc = max(acc, e)`,
 /// `acc = e > acc ? e : acc` (and the other ?: spellings of a max or a min).
+/// How a reduction combines: the running sum, maximum or minimum.
+enum class ReduceOp { Sum, Max, Min };
+
 struct Reduction {
   std::string acc;
-  char op = '+';  // '+', 'M' (max), 'm' (min)
+  ReduceOp op = ReduceOp::Sum;
   Snippet value;  // e
   Snippet statement;
   std::string acc_type;         // the accumulator's declared type, qualifiers dropped ("float", "T")

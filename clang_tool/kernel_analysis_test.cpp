@@ -98,7 +98,7 @@ TEST_F(Analysis, TwoDimensionalKernels) {
   auto mm = analyze("src/matmul.cu:nnops::matmul_kernel");
   ASSERT_EQ(mm.loops.size(), 1u);
   ASSERT_EQ(mm.loops[0].reductions.size(), 1u);
-  EXPECT_EQ(mm.loops[0].reductions[0].op, '+');
+  EXPECT_EQ(mm.loops[0].reductions[0].op, ReduceOp::Sum);
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ namespace {
 bool only_max_or_min(const Loop& l) {
   if (l.reductions.empty()) return false;
   for (const auto& r : l.reductions)
-    if (r.op == '+') return false;
+    if (r.op == ReduceOp::Sum) return false;
   return true;
 }
 
@@ -127,7 +127,7 @@ Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
     std::set<std::string> done;
     for (const auto& r : l.reductions) {
       if (!done.insert(r.acc).second) continue;
-      ReduceOp op = r.op == '+' ? ReduceOp::Sum : r.op == 'M' ? ReduceOp::Max : ReduceOp::Min;
+      ReduceOp op = r.op;
       // A sum may only be split over threads if every thread starts from zero.
       if (op == ReduceOp::Sum && !r.starts_at_zero)
         return Error{fmt::format("block-per-row: the sum '{}' does not start at zero", r.acc)};

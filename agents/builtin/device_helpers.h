@@ -7,10 +7,9 @@
 
 #include <string>
 
-namespace stark::builtin {
+#include "clang_tool/kernel_analysis.h"
 
-/// The reduction a helper computes.
-enum class ReduceOp { Sum, Max, Min };
+namespace stark::builtin {
 
 /// Source of `static __device__ T <name>(T v)`: the block-wide result of op
 /// over v, returned to every thread. Every thread of the block must call it;

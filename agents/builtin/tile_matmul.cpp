@@ -40,7 +40,7 @@ std::optional<Matmul> find_matmul(const KernelAnalysis& a, const std::string& so
   if (l.depth != 0 || !l.unit_step || l.init_value.text != "0" || l.reductions.size() != 1 || l.writes_memory)
     return std::nullopt;
   const Reduction& r = l.reductions[0];
-  if (r.op != '+') return std::nullopt;
+  if (r.op != ReduceOp::Sum) return std::nullopt;
   for (const auto& g : a.guards) {
     if (g.var == mm.row->var) mm.m = g.bound.text;
     if (g.var == mm.col->var) mm.n = g.bound.text;
