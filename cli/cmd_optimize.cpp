@@ -204,7 +204,7 @@ class OptimizeCommand : public Command {
     eo.store = store;
     eo.cache_dir = harness::default_cache(manifest.build_dir);
     eo.seed = seed_;
-    eo.executor = executor_;
+    eo.executor = *harness::parse_executor_kind(executor_);
     eo.ncu = ncu_;
     eo.workers = workers_;
     eo.srun_args = srun_args_;
@@ -444,7 +444,7 @@ class OptimizeCommand : public Command {
   }
   std::vector<double> price_;
   std::optional<double> llm_timeout_;
-  std::string executor_ = "local";
+  std::string executor_ = "local";  // checked against the kinds when parsed
   std::string ncu_;
   int workers_ = 0;
   std::vector<std::string> srun_args_;

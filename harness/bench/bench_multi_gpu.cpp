@@ -29,19 +29,26 @@ int main(int argc, char** argv) {
   std::vector<int> counts = {1, 2};
   int candidates = 24;
   long elements = 1 << 24;  // 64 MiB per buffer: the GPU side dominates
-  std::string executor = "local";
+  ExecutorKind executor = ExecutorKind::Local;
   for (int i = 1; i + 1 < argc; ++i) {
     if (!std::strcmp(argv[i], "--gpus")) {
       counts.clear();
       for (std::string_view c : split(argv[++i], ',')) counts.push_back(std::atoi(std::string(c).c_str()));
     } else if (!std::strcmp(argv[i], "--candidates")) candidates = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--elements")) elements = std::atol(argv[++i]);
-    else if (!std::strcmp(argv[i], "--executor")) executor = argv[++i];
+    else if (!std::strcmp(argv[i], "--executor")) {
+      auto kind = parse_executor_kind(argv[++i]);
+      if (!kind) {
+        fmt::print("bench_multi_gpu: {}\n", kind.error().message);
+        return 2;
+      }
+      executor = *kind;
+    }
   }
   int visible = 0;
   if (auto cu = cuda_driver()) (*cu)->cuDeviceGetCount(&visible);
   for (int c : counts)
-    if (c < 1 || (executor == "local" && c > visible)) {
+    if (c < 1 || (executor == ExecutorKind::Local && c > visible)) {
       fmt::print("bench_multi_gpu: {} GPUs asked for, {} visible here: cannot measure that count\n", c, visible);
       return 1;
     }
@@ -59,7 +66,7 @@ int main(int argc, char** argv) {
     o.check_all_archs = false;
     o.executor = executor;
     o.devices.clear();
-    if (executor == "local")
+    if (executor == ExecutorKind::Local)
       for (int d = 0; d < gpus; ++d) o.devices.push_back(d);
     else o.workers = gpus;
     return o;
@@ -90,7 +97,7 @@ int main(int argc, char** argv) {
     fmt::print(
         "GPU: {} (sm_{}), {} visible, {} CPU threads, {} candidates of {} elements, executor {}; "
         "compile cache warm, compute-sanitizer off\n",
-        gpu->name, gpu->sm, visible, std::thread::hardware_concurrency(), candidates, elements, executor);
+        gpu->name, gpu->sm, visible, std::thread::hardware_concurrency(), candidates, elements, to_string(executor));
     run(ev, 4);
   }
   double first = 0;

@@ -18,7 +18,7 @@ GpuEvaluator::GpuEvaluator(Manifest manifest, GpuEvaluatorOptions options)
   ExecutorOptions eo;
   eo.kind = options_.executor;
   eo.worker = options_.worker;
-  if (options_.executor == "local" && options_.workers == 0) eo.devices = options_.devices;
+  if (options_.executor == ExecutorKind::Local && options_.workers == 0) eo.devices = options_.devices;
   eo.workers = options_.workers;
   eo.srun_args = options_.srun_args;
   eo.ship = options_.ship;

@@ -43,13 +43,13 @@ struct GpuEvaluatorOptions {
   /// Command of one worker; "{device}" is replaced by the device number.
   /// Empty: the stark-worker installed with STARK, on this machine.
   std::vector<std::string> worker;
-  std::vector<int> devices = {0};      // local: one worker per device; empty: one per visible GPU
-  std::string executor = "local";      // where workers run: "local" or "slurm" (harness/executor/executor.h)
-  int workers = 0;                     // number of workers (slurm; local without devices); 0: one per GPU
-  std::vector<std::string> srun_args;  // slurm: added to every srun
-  std::optional<bool> ship;            // send cubins and captures to workers; default: slurm yes, local no
-  int max_losses = 2;                  // workers one candidate may lose before the loss is its verdict
-  int compile_jobs = 0;                // 0: one per core
+  std::vector<int> devices = {0};               // local: one worker per device; empty: one per visible GPU
+  ExecutorKind executor = ExecutorKind::Local;  // where workers run (harness/executor/executor.h)
+  int workers = 0;                              // number of workers (slurm; local without devices); 0: one per GPU
+  std::vector<std::string> srun_args;           // slurm: added to every srun
+  std::optional<bool> ship;                     // send cubins and captures to workers; default: slurm yes, local no
+  int max_losses = 2;                           // workers one candidate may lose before the loss is its verdict
+  int compile_jobs = 0;                         // 0: one per core
   std::string nvcc = "nvcc";
   std::optional<std::string> sm;  // architecture to compile for when there is no GPU
   TimingSettings timing;

@@ -19,15 +19,20 @@ std::vector<std::string> worker_command(const std::vector<std::string>& worker, 
   return argv;
 }
 
+const char* to_string(ExecutorKind kind) { return kind == ExecutorKind::Slurm ? "slurm" : "local"; }
+
+Expected<ExecutorKind> parse_executor_kind(std::string_view name) {
+  for (ExecutorKind kind : {ExecutorKind::Local, ExecutorKind::Slurm})
+    if (name == to_string(kind)) return kind;
+  return Error{fmt::format("unknown executor '{}' (local, slurm)", name)};
+}
+
 Expected<std::unique_ptr<Executor>> make_executor(const ExecutorOptions& options) {
   if (options.workers < 0) return Error{fmt::format("--workers must be positive, not {}", options.workers)};
-  if (options.kind == "local") return std::unique_ptr<Executor>(std::make_unique<LocalExecutor>(options));
-  if (options.kind == "slurm") {
-    auto e = SlurmExecutor::create(options);
-    if (!e) return e.error();
-    return std::unique_ptr<Executor>(std::move(*e));
-  }
-  return Error{fmt::format("unknown executor '{}' (local, slurm)", options.kind)};
+  if (options.kind == ExecutorKind::Local) return std::unique_ptr<Executor>(std::make_unique<LocalExecutor>(options));
+  auto e = SlurmExecutor::create(options);
+  if (!e) return e.error();
+  return std::unique_ptr<Executor>(std::move(*e));
 }
 
 }  // namespace stark::harness

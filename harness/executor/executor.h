@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/expected.h"
@@ -25,9 +26,17 @@ struct WorkerLaunch {
   std::string where;                       // for messages: "GPU 1", "srun (job step)"
 };
 
+/// Where workers run: here, one per GPU, or in SLURM job steps.
+enum class ExecutorKind { Local, Slurm };
+
+/// "local" or "slurm".
+const char* to_string(ExecutorKind kind);
+/// The kind a name gives; the error names the choices.
+Expected<ExecutorKind> parse_executor_kind(std::string_view name);
+
 /// What the user chose (stark optimize --executor ...).
 struct ExecutorOptions {
-  std::string kind = "local";  // "local" or "slurm"
+  ExecutorKind kind = ExecutorKind::Local;
   /// The worker's command; "{device}" is replaced by the device number the
   /// worker sees (0 once pinned). Empty: the stark-worker installed with STARK.
   std::vector<std::string> worker;

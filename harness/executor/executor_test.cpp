@@ -79,7 +79,7 @@ TEST(LocalExecutor, WithoutAGpuStillOneWorkerToSaySo) {
 
 TEST(SlurmExecutor, InsideAnAllocationEveryWorkerIsAStepWithOneGpu) {
   ExecutorOptions o;
-  o.kind = "slurm";
+  o.kind = ExecutorKind::Slurm;
   o.worker = {"/shared/stark-worker", "--no-gpu"};
   o.srun_args = {"--partition=gpu"};
   auto e =
@@ -103,7 +103,7 @@ TEST(SlurmExecutor, InsideAnAllocationEveryWorkerIsAStepWithOneGpu) {
 
 TEST(SlurmExecutor, OutsideAnAllocationEachWorkerIsAJob) {
   ExecutorOptions o;
-  o.kind = "slurm";
+  o.kind = ExecutorKind::Slurm;
   auto e = SlurmExecutor::create(o, {{"SLURM_CONF", "/etc/slurm/slurm.conf"}});
   ASSERT_TRUE(e);
   EXPECT_FALSE((*e)->in_allocation());
@@ -117,13 +117,13 @@ TEST(SlurmExecutor, OutsideAnAllocationEachWorkerIsAJob) {
 
 TEST(Executor, ChoicesAndMistakes) {
   ExecutorOptions o;
-  o.kind = "kubernetes";
-  auto e = make_executor(o);
-  ASSERT_FALSE(e);
-  EXPECT_NE(e.error().message.find("local, slurm"), std::string::npos);
-  o.kind = "slurm";
+  auto kind = parse_executor_kind("kubernetes");
+  ASSERT_FALSE(kind);
+  EXPECT_NE(kind.error().message.find("local, slurm"), std::string::npos);
+  EXPECT_EQ(*parse_executor_kind("slurm"), ExecutorKind::Slurm);
+  o.kind = ExecutorKind::Slurm;
   o.devices = {0, 1};
-  e = make_executor(o);
+  auto e = make_executor(o);
   ASSERT_FALSE(e);
   EXPECT_NE(e.error().message.find("--workers"), std::string::npos);
   EXPECT_EQ(worker_command({"w", "--device={device}"}, 3), (std::vector<std::string>{"w", "--device=3"}));

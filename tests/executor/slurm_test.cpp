@@ -61,7 +61,7 @@ class SlurmTest : public ::testing::Test {
     p = std::make_unique<TestProject>("slurm_" +
                                       std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
     harness::testing::add_annotated_scale(*p);
-    options.executor = "slurm";
+    options.executor = ExecutorKind::Slurm;
     options.store = p->root() / "captures";
     options.cache_dir = p->root() / "cache";
     options.nvcc = p->nvcc();
