@@ -13,6 +13,7 @@ namespace stark::builtin {
 class BlockPerRow : public Strategy {
  public:
   std::string name() const override { return "block-per-row"; }
+  StrategyKind kind() const override { return StrategyKind::Structural; }
   std::string summary() const override {
     return "one block per row: strided row loops, reductions finished with warp shuffles";
   }

@@ -11,6 +11,7 @@ namespace stark::builtin {
 class BlockReduce : public Strategy {
  public:
   std::string name() const override { return "block-reduce"; }
+  StrategyKind kind() const override { return StrategyKind::Structural; }
   std::string summary() const override {
     return "atomic accumulation into one address -> per-thread sums, warp-shuffle block reduction, one atomic per "
            "block";

@@ -14,6 +14,7 @@ namespace stark::builtin {
 class BlockShape : public Strategy {
  public:
   std::string name() const override { return "block-shape"; }
+  StrategyKind kind() const override { return StrategyKind::Polish; }
   std::string summary() const override { return "another 2-D block shape, the grid scaled to cover the same points"; }
   std::vector<Limiter> eases() const override { return {Limiter::MemoryAccess, Limiter::Occupancy}; }
   std::vector<Params> candidates(const Subject& s) const override;

@@ -12,6 +12,7 @@ namespace stark::builtin {
 class BlockSize : public Strategy {
  public:
   std::string name() const override { return "block-size"; }
+  StrategyKind kind() const override { return StrategyKind::Polish; }
   std::string summary() const override { return "another block size, the grid scaled to cover the same range"; }
   std::vector<Limiter> eases() const override { return {Limiter::Occupancy, Limiter::MemoryAccess}; }
   std::vector<Params> candidates(const Subject& s) const override;

@@ -49,11 +49,6 @@ const Strategy* find_strategy(std::string_view name) {
   return nullptr;
 }
 
-bool is_structural(const Strategy& s) {
-  for (std::string_view n : {"block-reduce", "privatize", "block-per-row", "row-cache", "tile-transpose", "tile-matmul",
-                             "tile-stencil", "vectorize"})
-    if (s.name() == n) return true;
-  return false;
-}
+bool is_structural(const Strategy& s) { return s.kind() == StrategyKind::Structural; }
 
 }  // namespace stark::builtin

@@ -11,6 +11,7 @@ namespace stark::builtin {
 class FastMath : public Strategy {
  public:
   std::string name() const override { return "fast-math"; }
+  StrategyKind kind() const override { return StrategyKind::Polish; }
   std::string summary() const override { return "fast intrinsics (__expf, __logf...) within the tolerance"; }
   std::vector<Limiter> eases() const override { return {Limiter::Compute}; }
   std::vector<Params> candidates(const Subject& s) const override;

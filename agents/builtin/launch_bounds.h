@@ -11,6 +11,7 @@ namespace stark::builtin {
 class LaunchBounds : public Strategy {
  public:
   std::string name() const override { return "launch-bounds"; }
+  StrategyKind kind() const override { return StrategyKind::Polish; }
   std::string summary() const override {
     return "__launch_bounds__ for the block size, so registers fit the occupancy";
   }

@@ -15,6 +15,7 @@ namespace stark::builtin {
 class Ldg : public Strategy {
  public:
   std::string name() const override { return "ldg"; }
+  StrategyKind kind() const override { return StrategyKind::Polish; }
   std::string summary() const override { return "__ldg loads through const __restrict__ pointers"; }
   std::vector<Limiter> eases() const override { return {Limiter::MemoryAccess}; }
   std::vector<Params> candidates(const Subject& s) const override;

@@ -13,6 +13,7 @@ namespace stark::builtin {
 class MaxRegisters : public Strategy {
  public:
   std::string name() const override { return "max-registers"; }
+  StrategyKind kind() const override { return StrategyKind::Polish; }
   std::string summary() const override { return "__maxnreg__, a register cap so more warps fit on an SM"; }
   std::vector<Limiter> eases() const override { return {Limiter::Occupancy}; }
   std::vector<Params> candidates(const Subject& s) const override;

@@ -12,6 +12,7 @@ namespace stark::builtin {
 class Privatize : public Strategy {
  public:
   std::string name() const override { return "privatize"; }
+  StrategyKind kind() const override { return StrategyKind::Structural; }
   std::string summary() const override {
     return "atomic scatter into a table -> per-block table in shared memory, flushed once per block";
   }

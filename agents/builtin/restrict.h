@@ -12,6 +12,7 @@ namespace stark::builtin {
 class Restrict : public Strategy {
  public:
   std::string name() const override { return "restrict"; }
+  StrategyKind kind() const override { return StrategyKind::Polish; }
   std::string summary() const override { return "__restrict__ pointers, so loads can use the read-only path"; }
   std::vector<Limiter> eases() const override { return {Limiter::MemoryAccess}; }
   std::vector<Params> candidates(const Subject& s) const override;

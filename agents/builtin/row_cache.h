@@ -19,6 +19,7 @@ namespace stark::builtin {
 class RowCache : public Strategy {
  public:
   std::string name() const override { return "row-cache"; }
+  StrategyKind kind() const override { return StrategyKind::Structural; }
   std::string summary() const override {
     return "a row read in several block-strided passes, loaded once into registers (K per thread)";
   }

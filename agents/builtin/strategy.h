@@ -64,11 +64,18 @@ struct Subject {
   Variant on_capped_grid(std::string source, const Params& p) const;
 };
 
+/// What a strategy changes: the kernel's structure (how its work maps to
+/// threads and memory: tiles, block-wide reductions, vector accesses), or
+/// only how it is compiled and launched (polish: block size, qualifiers,
+/// unrolling, register caps). The planner offers the structural ones first.
+enum class StrategyKind { Structural, Polish };
+
 class Strategy {
  public:
   virtual ~Strategy() = default;
   /// A short stable name: "block-reduce", "tile-transpose"...
   virtual std::string name() const = 0;
+  virtual StrategyKind kind() const = 0;
   /// One line for reports: what it does.
   virtual std::string summary() const = 0;
   /// The limiters (limiter.h) this transformation relieves when it applies:

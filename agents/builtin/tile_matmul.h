@@ -13,6 +13,7 @@ namespace stark::builtin {
 class TileMatmul : public Strategy {
  public:
   std::string name() const override { return "tile-matmul"; }
+  StrategyKind kind() const override { return StrategyKind::Structural; }
   std::string summary() const override {
     return "dot-product per output -> shared-memory tiles of A and B, register blocking of outputs per thread";
   }

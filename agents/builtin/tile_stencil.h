@@ -17,6 +17,7 @@ namespace stark::builtin {
 class TileStencil : public Strategy {
  public:
   std::string name() const override { return "tile-stencil"; }
+  StrategyKind kind() const override { return StrategyKind::Structural; }
   std::string summary() const override {
     return "2-D stencil -> the block's points and halo in a shared-memory tile, R points per thread down a column";
   }

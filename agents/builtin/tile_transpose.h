@@ -11,6 +11,7 @@ namespace stark::builtin {
 class TileTranspose : public Strategy {
  public:
   std::string name() const override { return "tile-transpose"; }
+  StrategyKind kind() const override { return StrategyKind::Structural; }
   std::string summary() const override {
     return "2-D permuting copy -> shared-memory tile (padded against bank conflicts), coalesced reads and writes";
   }

@@ -10,6 +10,7 @@ namespace stark::builtin {
 class Unroll : public Strategy {
  public:
   std::string name() const override { return "unroll"; }
+  StrategyKind kind() const override { return StrategyKind::Polish; }
   std::string summary() const override { return "unrolled loops for instruction-level parallelism"; }
   std::vector<Limiter> eases() const override { return {Limiter::MemoryAccess, Limiter::Compute}; }
   std::vector<Params> candidates(const Subject& s) const override;

@@ -13,6 +13,7 @@ namespace stark::builtin {
 class Vectorize : public Strategy {
  public:
   std::string name() const override { return "vectorize"; }
+  StrategyKind kind() const override { return StrategyKind::Structural; }
   std::string summary() const override {
     return "four elements per thread through aligned vector loads and stores, scalar tail";
   }
