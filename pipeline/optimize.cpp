@@ -90,123 +90,156 @@ Expected<int> preview_optimize(const Manifest& manifest, Team& team, const Input
   return previewed;
 }
 
-Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, VariantValidator& validator, Team& team,
-                              const InputsFn& inputs, const OptimizeOptions& options, const OptimizeHooks& hooks) {
-  auto say = [&](const std::string& m) {
-    if (hooks.message) hooks.message(m);
-  };
-  auto chosen = select_kernels(manifest, options.kernels);
-  if (!chosen) return chosen.error();
-  const std::vector<const Kernel*>& selected = *chosen;
+namespace {
 
-  Result result;
-  result.source_root = manifest.source_root;
-  result.build_dir = manifest.build_dir;
-  result.manifest = options.manifest_path;
-  result.gpu = evaluator.gpu();
-  result.backend = team.info();
-  result.seed = static_cast<int64_t>(options.seed);
-  auto save = [&]() -> Expected<void> {
-    return write_json_file(options.out_dir / "result.json", nlohmann::json(result));
-  };
-  if (auto ok = save(); !ok) return ok.error();
-  auto budget_of = [&](const Kernel& k) { return kernel_budget(k, options.budget, options.budget_cap); };
-  auto seed_of = [&](const Kernel& k) {
-    return k.options.seed ? static_cast<uint64_t>(*k.options.seed) : options.seed;
-  };
-  std::vector<const Kernel*> searched;
-  for (const Kernel* k : selected)
-    if (!(k->options.skip.value_or(false) && options.kernels.empty())) searched.push_back(k);
-  auto search_options = [&](const Kernel& k) {
+/// One `stark optimize` over the selected kernels: result.json written after
+/// every kernel, each kernel's search with its own budget, seed and rules,
+/// the cache consulted first and fed after.
+class OptimizeRun {
+ public:
+  OptimizeRun(const Manifest& manifest, Evaluator& evaluator, VariantValidator& validator, Team& team,
+              const InputsFn& inputs, const OptimizeOptions& options, const OptimizeHooks& hooks)
+      : manifest_(manifest),
+        evaluator_(evaluator),
+        validator_(validator),
+        team_(team),
+        inputs_(inputs),
+        options_(options),
+        hooks_(hooks) {
+    result_.source_root = manifest.source_root;
+    result_.build_dir = manifest.build_dir;
+    result_.manifest = options.manifest_path;
+    result_.gpu = evaluator.gpu();
+    result_.backend = team.info();
+    result_.seed = static_cast<int64_t>(options.seed);
+  }
+
+  Expected<Result> run(const std::vector<const Kernel*>& selected) {
+    if (auto ok = save(); !ok) return ok.error();
+    std::vector<const Kernel*> searched;
+    for (const Kernel* k : selected)
+      if (!skipped(*k)) searched.push_back(k);
+    cached_ = look_up_all(
+        manifest_, searched, options_.cache, options_.parallel, evaluator_, validator_, [&](const Kernel& k) {
+          return KernelKeyParams{budget_of(k),    seed_of(k),  options_.parallel,
+                                 result_.backend, result_.gpu, search_identity(team_, search_options(k))};
+        });
+    for (const Kernel* kernel : selected)
+      if (auto ok = optimize(*kernel); !ok) return ok.error();
+    return result_;
+  }
+
+ private:
+  void say(const std::string& m) const {
+    if (hooks_.message) hooks_.message(m);
+  }
+  Expected<void> save() const { return write_json_file(options_.out_dir / "result.json", nlohmann::json(result_)); }
+  bool skipped(const Kernel& k) const { return k.options.skip.value_or(false) && options_.kernels.empty(); }
+  int budget_of(const Kernel& k) const { return kernel_budget(k, options_.budget, options_.budget_cap); }
+  uint64_t seed_of(const Kernel& k) const {
+    return k.options.seed ? static_cast<uint64_t>(*k.options.seed) : options_.seed;
+  }
+  SearchOptions search_options(const Kernel& k) const {
     SearchOptions so;
     so.budget = budget_of(k);
     so.seed = seed_of(k);
-    so.parallel = options.parallel;
-    so.rules = kernel_rules(k, options.rules, options.given);
-    so.temperatures = kernel_temperatures(k, options.given);
+    so.parallel = options_.parallel;
+    so.rules = kernel_rules(k, options_.rules, options_.given);
+    so.temperatures = kernel_temperatures(k, options_.given);
     return so;
-  };
-  std::map<std::string, CacheLookup> cached =
-      look_up_all(manifest, searched, options.cache, options.parallel, evaluator, validator, [&](const Kernel& k) {
-        return KernelKeyParams{budget_of(k),   seed_of(k), options.parallel,
-                               result.backend, result.gpu, search_identity(team, search_options(k))};
-      });
+  }
 
-  double spent = 0;
-  bool temperature_warned = false;
-  for (const Kernel* kernel : selected) {
-    bool skip = kernel->options.skip.value_or(false) && options.kernels.empty();
-    int budget = budget_of(*kernel);
-    if (skip) {
+  /// The kernel's line in result.json, saved; a failed save only matters
+  /// where the kernel's search ran (a cache hit or a skip is cheap to redo).
+  Expected<void> finish(const KernelResult& k, bool must_save) {
+    result_.kernels.push_back(k);
+    if (hooks_.end_kernel) hooks_.end_kernel(k);
+    auto saved = save();
+    return must_save ? saved : Expected<void>{};
+  }
+
+  Expected<void> optimize(const Kernel& kernel) {
+    if (skipped(kernel)) {
       KernelResult k;
-      k.id = kernel->id;
+      k.id = kernel.id;
       k.status = KernelStatus::Skipped;
-      result.kernels.push_back(k);
-      if (hooks.end_kernel) hooks.end_kernel(k);
-      (void)save();
-      continue;
+      return finish(k, false);
     }
-    auto brief = make_brief(manifest, *kernel, inputs ? inputs(*kernel) : CapturedInputs{}, result.gpu);
+    auto brief = make_brief(manifest_, kernel, inputs_ ? inputs_(kernel) : CapturedInputs{}, result_.gpu);
     if (!brief) {
-      say(fmt::format("{}: {}", kernel->id, brief.error().message));
+      say(fmt::format("{}: {}", kernel.id, brief.error().message));
       KernelResult k;
-      k.id = kernel->id;
+      k.id = kernel.id;
       k.status = KernelStatus::Failed;
       k.checks.push_back({"source", false, brief.error().message});
-      result.kernels.push_back(k);
-      if (hooks.end_kernel) hooks.end_kernel(k);
-      (void)save();
-      continue;
+      return finish(k, false);
     }
-    auto lookup = cached.find(kernel->id);
-    if (lookup != cached.end() && !lookup->second.note.empty())
-      say(fmt::format("{}: {}", kernel->id, lookup->second.note));
-    if (lookup != cached.end() && lookup->second.hit) {
-      const KernelResult& k = *lookup->second.hit;
-      if (hooks.begin_kernel) hooks.begin_kernel(*kernel, budget, k.baseline_us);
-      result.kernels.push_back(k);
-      if (hooks.end_kernel) hooks.end_kernel(k);
-      if (auto ok = save(); !ok) return ok.error();
-      continue;
+    auto lookup = cached_.find(kernel.id);
+    const CacheLookup* cached = lookup == cached_.end() ? nullptr : &lookup->second;
+    if (cached && !cached->note.empty()) say(fmt::format("{}: {}", kernel.id, cached->note));
+    if (cached && cached->hit) {
+      if (hooks_.begin_kernel) hooks_.begin_kernel(kernel, budget_of(kernel), cached->hit->baseline_us);
+      return finish(*cached->hit, true);
     }
-    if (hooks.begin_kernel) hooks.begin_kernel(*kernel, budget, std::nullopt);
+    if (hooks_.begin_kernel) hooks_.begin_kernel(kernel, budget_of(kernel), std::nullopt);
+    return finish(search(kernel, *brief, cached), true);
+  }
 
-    SearchOptions so = search_options(*kernel);
-    if (options.max_cost_usd) so.max_cost_usd = std::max(0.0, *options.max_cost_usd - spent);
-    if (options.kernel_time_limit_s) so.time_limit = std::chrono::duration<double>(*options.kernel_time_limit_s);
-    so.state_file = state_file(options.out_dir, kernel->id, search_identity(team, so));
-    if (options.fresh) {
+  KernelResult search(const Kernel& kernel, const KernelBrief& brief, const CacheLookup* cached) {
+    SearchOptions so = search_options(kernel);
+    if (options_.max_cost_usd) so.max_cost_usd = std::max(0.0, *options_.max_cost_usd - spent_usd_);
+    if (options_.kernel_time_limit_s) so.time_limit = std::chrono::duration<double>(*options_.kernel_time_limit_s);
+    so.state_file = state_file(options_.out_dir, kernel.id, search_identity(team_, so));
+    if (options_.fresh) {
       std::error_code ec;
       fs::remove(so.state_file, ec);
     }
     so.on_node = [&](const SearchTree&, const SearchNode& n) {
-      if (!n.temperature_dropped.empty() && !temperature_warned) {
-        temperature_warned = true;
+      if (!n.temperature_dropped.empty() && !temperature_warned_) {
+        temperature_warned_ = true;
         say(
             fmt::format("warning: the model does not take a temperature: the {} role{} replied at its default "
                         "(each such node says so in result.json)",
                         join(n.temperature_dropped, "/"), n.temperature_dropped.size() == 1 ? "" : "s"));
       }
-      if (hooks.attempt) hooks.attempt(*kernel, n);
+      if (hooks_.attempt) hooks_.attempt(kernel, n);
     };
-    SearchOutcome outcome = run_search(*brief, team, evaluator, validator, so);
-    spent += outcome.usage.cost_usd;
+    SearchOutcome outcome = run_search(brief, team_, evaluator_, validator_, so);
+    spent_usd_ += outcome.usage.cost_usd;
     if (outcome.resumed)
-      say(fmt::format("{}: resumed a saved search ({} attempts already made)", kernel->id,
-                      std::min(outcome.attempts, budget)));
+      say(fmt::format("{}: resumed a saved search ({} attempts already made)", kernel.id,
+                      std::min(outcome.attempts, budget_of(kernel))));
     if (outcome.stopped != "budget" && outcome.stopped != "baseline failed")
-      say(fmt::format("{}: search stopped early: {}", kernel->id, outcome.stopped));
-    KernelResult k = kernel_result(*kernel, outcome);
-    if (lookup != cached.end()) {
-      k.cache = options.cache.read ? CacheState::Miss : CacheState::Off;
-      if (auto stored = store_result(options.cache, *kernel, lookup->second, k, outcome.stopped); !stored)
-        say(fmt::format("{}: could not store the result in the cache: {}", kernel->id, stored.error().message));
+      say(fmt::format("{}: search stopped early: {}", kernel.id, outcome.stopped));
+    KernelResult k = kernel_result(kernel, outcome);
+    if (cached) {
+      k.cache = options_.cache.read ? CacheState::Miss : CacheState::Off;
+      if (auto stored = store_result(options_.cache, kernel, *cached, k, outcome.stopped); !stored)
+        say(fmt::format("{}: could not store the result in the cache: {}", kernel.id, stored.error().message));
     }
-    result.kernels.push_back(k);
-    if (hooks.end_kernel) hooks.end_kernel(k);
-    if (auto ok = save(); !ok) return ok.error();
+    return k;
   }
-  return result;
+
+  const Manifest& manifest_;
+  Evaluator& evaluator_;
+  VariantValidator& validator_;
+  Team& team_;
+  const InputsFn& inputs_;
+  const OptimizeOptions& options_;
+  const OptimizeHooks& hooks_;
+  Result result_;
+  std::map<std::string, CacheLookup> cached_;
+  double spent_usd_ = 0;
+  bool temperature_warned_ = false;
+};
+
+}  // namespace
+
+Expected<Result> run_optimize(const Manifest& manifest, Evaluator& evaluator, VariantValidator& validator, Team& team,
+                              const InputsFn& inputs, const OptimizeOptions& options, const OptimizeHooks& hooks) {
+  auto selected = select_kernels(manifest, options.kernels);
+  if (!selected) return selected.error();
+  return OptimizeRun(manifest, evaluator, validator, team, inputs, options, hooks).run(*selected);
 }
 
 }  // namespace stark
