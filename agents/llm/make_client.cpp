@@ -29,6 +29,73 @@ struct Provider {
   std::string hint;  // how to fix a missing key
 };
 
+// The OpenAI or Anthropic client for stack.base_url, with the price table
+// that says what its calls cost (stack.unknown_cost: why a model's is not known).
+Expected<std::shared_ptr<ChatClient>> provider_client(const std::string& backend, const std::optional<std::string>& key,
+                                                      bool hosted, const ClientOptions& options, ClientStack& stack) {
+  std::shared_ptr<const PriceTable> prices = PriceTable::shared_builtin();
+  if (!options.price_file.empty()) {
+    auto table = PriceTable::from_file(options.price_file);
+    if (!table) return table.error();
+    prices = std::make_shared<const PriceTable>(std::move(*table));
+  }
+  std::string base = stack.base_url;
+  stack.unknown_cost = [prices, backend, hosted, base](const std::string& m) -> std::string {
+    if (!hosted) return fmt::format("{} is not {}'s own API, so its prices are unknown", redact_url(base), backend);
+    if (!prices->find(backend, m)) return fmt::format("the price table has no entry for {} model '{}'", backend, m);
+    return "";
+  };
+  if (backend == "openai") {
+    OpenAiOptions o;
+    o.base_url = stack.base_url;
+    o.api_key = key;
+    o.timeouts = options.timeouts;
+    o.retry = options.retry;
+    o.concurrency = options.concurrency;
+    o.prices = prices;
+    return std::shared_ptr<ChatClient>(std::make_shared<OpenAiClient>(std::move(o)));
+  }
+  AnthropicOptions o;
+  o.base_url = stack.base_url;
+  o.api_key = key;
+  o.timeouts = options.timeouts;
+  o.retry = options.retry;
+  o.concurrency = options.concurrency;
+  o.prices = prices;
+  return std::shared_ptr<ChatClient>(std::make_shared<AnthropicClient>(std::move(o)));
+}
+
+// What a dry run sends to: the prompts, printed.
+std::shared_ptr<ChatClient> dry_run_client(const ClientOptions& options, const std::string& what) {
+  std::ostream& out = options.dry_run_out ? *options.dry_run_out : std::cout;
+  return std::make_shared<DryRunClient>(out, what);
+}
+
+// The layers around every client: a fixed price, the reply cache, the audit
+// log. What is written down names the endpoint without its credentials, and
+// has the key scrubbed out of whatever a server echoed back.
+std::shared_ptr<ChatClient> layered(std::shared_ptr<ChatClient> client, const std::string& backend,
+                                    const std::optional<std::string>& key, const ClientOptions& options,
+                                    ClientStack& stack) {
+  if (options.price && !options.dry_run) {
+    client = std::make_shared<PricedClient>(client, *options.price);
+    stack.unknown_cost = [](const std::string&) { return std::string(); };
+  }
+  std::string shown_url = redact_url(stack.base_url);
+  std::vector<std::string> secrets;
+  if (key) secrets.push_back(*key);
+  if (!options.cache_dir.empty() && !options.dry_run) {
+    stack.cache =
+        std::make_shared<CachingClient>(client, std::make_shared<const ResponseCache>(options.cache_dir, secrets),
+                                        backend, shown_url, options.cache_read);
+    client = stack.cache;
+  }
+  if (!options.audit_dir.empty())
+    client = std::make_shared<AuditingClient>(client, std::make_shared<AuditLog>(options.audit_dir, secrets), backend,
+                                              shown_url);
+  return client;
+}
+
 }  // namespace
 
 Expected<ClientStack> make_chat_client(const std::string& backend, const std::string& model,
@@ -57,78 +124,24 @@ Expected<ClientStack> make_chat_client(const std::string& backend, const std::st
     key = env(p.key_env);
     bool hosted = url_host(stack.base_url) == p.official_host;
     if (options.dry_run) {
-      std::ostream& out = options.dry_run_out ? *options.dry_run_out : std::cout;
-      client = std::make_shared<DryRunClient>(out, fmt::format("{} at {}", backend, stack.base_url));
+      client = dry_run_client(options, fmt::format("{} at {}", backend, stack.base_url));
     } else {
       if (hosted && !key) return Error{fmt::format("{} is not set: {}", p.key_env, p.hint)};
-      std::shared_ptr<const PriceTable> prices = PriceTable::shared_builtin();
-      if (!options.price_file.empty()) {
-        auto table = PriceTable::from_file(options.price_file);
-        if (!table) return table.error();
-        prices = std::make_shared<const PriceTable>(std::move(*table));
-      }
-      std::string provider = backend, base = stack.base_url;
-      stack.unknown_cost = [prices, provider, hosted, base](const std::string& m) -> std::string {
-        if (!hosted)
-          return fmt::format("{} is not {}'s own API, so its prices are unknown", redact_url(base), provider);
-        if (!prices->find(provider, m))
-          return fmt::format("the price table has no entry for {} model '{}'", provider, m);
-        return "";
-      };
-      if (backend == "openai") {
-        OpenAiOptions o;
-        o.base_url = stack.base_url;
-        o.api_key = key;
-        o.timeouts = options.timeouts;
-        o.retry = options.retry;
-        o.concurrency = options.concurrency;
-        o.prices = prices;
-        client = std::make_shared<OpenAiClient>(std::move(o));
-      } else {
-        AnthropicOptions o;
-        o.base_url = stack.base_url;
-        o.api_key = key;
-        o.timeouts = options.timeouts;
-        o.retry = options.retry;
-        o.concurrency = options.concurrency;
-        o.prices = prices;
-        client = std::make_shared<AnthropicClient>(std::move(o));
-      }
+      auto made = provider_client(backend, key, hosted, options, stack);
+      if (!made) return made.error();
+      client = *made;
     }
   } else if (backend == "command") {
     if (command.empty()) return Error{"the command backend needs a program to run: pass --command"};
     stack.base_url = command;
-    if (options.dry_run) {
-      std::ostream& out = options.dry_run_out ? *options.dry_run_out : std::cout;
-      client = std::make_shared<DryRunClient>(out, fmt::format("the command '{}'", command));
-    } else {
-      client =
-          std::make_shared<CommandClient>(CommandOptions{command, options.command_timeout, options.concurrency, {}});
-    }
+    client = options.dry_run ? dry_run_client(options, fmt::format("the command '{}'", command))
+                             : std::make_shared<CommandClient>(
+                                   CommandOptions{command, options.command_timeout, options.concurrency, {}});
     stack.unknown_cost = [](const std::string&) -> std::string { return "the command backend reports no prices"; };
   } else {
     return Error{fmt::format("unknown LLM backend '{}': expected openai, anthropic or command", backend)};
   }
-
-  if (options.price && !options.dry_run) {
-    client = std::make_shared<PricedClient>(client, *options.price);
-    stack.unknown_cost = [](const std::string&) { return std::string(); };
-  }
-  // What is written down names the endpoint without its credentials, and
-  // has the key scrubbed out of whatever a server echoed back.
-  std::string shown_url = redact_url(stack.base_url);
-  std::vector<std::string> secrets;
-  if (key) secrets.push_back(*key);
-  if (!options.cache_dir.empty() && !options.dry_run) {
-    stack.cache =
-        std::make_shared<CachingClient>(client, std::make_shared<const ResponseCache>(options.cache_dir, secrets),
-                                        backend, shown_url, options.cache_read);
-    client = stack.cache;
-  }
-  if (!options.audit_dir.empty())
-    client = std::make_shared<AuditingClient>(client, std::make_shared<AuditLog>(options.audit_dir, secrets), backend,
-                                              shown_url);
-  stack.client = std::move(client);
+  stack.client = layered(std::move(client), backend, key, options, stack);
   return stack;
 }
 
