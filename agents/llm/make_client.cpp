@@ -29,6 +29,21 @@ struct Provider {
   std::string hint;  // how to fix a missing key
 };
 
+// An HTTP client's options (OpenAiOptions, AnthropicOptions): where, with
+// which key, how patiently, how many requests at once, at what prices.
+template <typename Options>
+Options connection(const std::string& base_url, const std::optional<std::string>& key, const ClientOptions& options,
+                   std::shared_ptr<const PriceTable> prices) {
+  Options o;
+  o.base_url = base_url;
+  o.api_key = key;
+  o.timeouts = options.timeouts;
+  o.retry = options.retry;
+  o.concurrency = options.concurrency;
+  o.prices = std::move(prices);
+  return o;
+}
+
 // The OpenAI or Anthropic client for stack.base_url, with the price table
 // that says what its calls cost (stack.unknown_cost: why a model's is not known).
 Expected<std::shared_ptr<ChatClient>> provider_client(const std::string& backend, const std::optional<std::string>& key,
@@ -45,24 +60,11 @@ Expected<std::shared_ptr<ChatClient>> provider_client(const std::string& backend
     if (!prices->find(backend, m)) return fmt::format("the price table has no entry for {} model '{}'", backend, m);
     return "";
   };
-  if (backend == "openai") {
-    OpenAiOptions o;
-    o.base_url = stack.base_url;
-    o.api_key = key;
-    o.timeouts = options.timeouts;
-    o.retry = options.retry;
-    o.concurrency = options.concurrency;
-    o.prices = prices;
-    return std::shared_ptr<ChatClient>(std::make_shared<OpenAiClient>(std::move(o)));
-  }
-  AnthropicOptions o;
-  o.base_url = stack.base_url;
-  o.api_key = key;
-  o.timeouts = options.timeouts;
-  o.retry = options.retry;
-  o.concurrency = options.concurrency;
-  o.prices = prices;
-  return std::shared_ptr<ChatClient>(std::make_shared<AnthropicClient>(std::move(o)));
+  if (backend == "openai")
+    return std::shared_ptr<ChatClient>(
+        std::make_shared<OpenAiClient>(connection<OpenAiOptions>(stack.base_url, key, options, prices)));
+  return std::shared_ptr<ChatClient>(
+      std::make_shared<AnthropicClient>(connection<AnthropicOptions>(stack.base_url, key, options, prices)));
 }
 
 // What a dry run sends to: the prompts, printed.
