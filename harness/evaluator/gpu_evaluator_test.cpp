@@ -88,6 +88,15 @@ TEST_F(GpuEvaluatorTest, RejectsBeforeTheGpu) {
   EXPECT_EQ(launch.verdict, Verdict::Rejected);
   EXPECT_NE(launch.reason.find("'count'"), std::string::npos) << launch.reason;
 
+  // The attack: a grid sized by a pointer parameter's value (an address, as
+  // large as the candidate likes). Only scalars may size a launch.
+  v = variant(kGood);
+  v.launch.grid = {"x"};
+  Evaluation pointer = ev.evaluate(kernel(), v);
+  EXPECT_EQ(pointer.verdict, Verdict::Rejected);
+  EXPECT_EQ(pointer.reason.rfind("launch: ", 0), 0u) << pointer.reason;
+  EXPECT_NE(pointer.reason.find("only the kernel's scalar parameters"), std::string::npos) << pointer.reason;
+
   v = variant(kGood);
   v.kernel = "other.cu:k";
   EXPECT_EQ(ev.evaluate(kernel(), v).verdict, Verdict::Error);
