@@ -13,6 +13,7 @@
 #include <set>
 #include <tuple>
 
+#include "clang_tool/ast_patterns.h"
 #include "clang_tool/clang_errors.h"
 #include "clang_tool/patched_unit.h"
 
@@ -140,7 +141,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
 
   bool VisitIfStmt(IfStmt* s) {
     std::vector<const BinaryOperator*> conds;
-    collect_conjuncts(s->getCond()->IgnoreParenImpCasts(), conds);
+    ast::collect_conjuncts(s->getCond()->IgnoreParenImpCasts(), conds);
     for (const BinaryOperator* c : conds) {
       const auto* lhs = dyn_cast<DeclRefExpr>(c->getLHS()->IgnoreParenImpCasts());
       if (!lhs || !index_vars_.count(dyn_cast<VarDecl>(lhs->getDecl()))) continue;
@@ -148,7 +149,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
       g.var = lhs->getDecl()->getNameAsString();
       g.bound = snip(c->getRHS()->getSourceRange());
       g.statement = snip(s->getSourceRange());
-      if (c->getOpcode() == BO_GE && is_return(s->getThen())) g.early_return = true;
+      if (c->getOpcode() == BO_GE && ast::is_return(s->getThen())) g.early_return = true;
       else if (c->getOpcode() != BO_LT) continue;
       if (!g.early_return) g.then_body = statements_of(s->getThen());
       out_.guards.push_back(std::move(g));
@@ -164,7 +165,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     if (name.rfind("__shfl", 0) == 0 || name.rfind("__ballot", 0) == 0 || name.rfind("__reduce", 0) == 0)
       out_.uses_warp_ops = true;
     // Cooperative groups: block.sync(), cg::sync(g), tile.shfl_down(), cg::reduce()...
-    if (in_cooperative_groups(f)) {
+    if (ast::in_cooperative_groups(f)) {
       if (name == "sync" || name.rfind("barrier", 0) == 0) out_.uses_sync = true;
       else if (name.rfind("shfl", 0) == 0 || name == "reduce" || name == "ballot" || name == "any" || name == "all" ||
                name.rfind("match", 0) == 0)
@@ -172,7 +173,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     }
     // Shared memory a helper declares (the extern __shared__ of a template
     // such as SharedArray<T>::get()) is the kernel's shared memory too.
-    if (declares_shared_memory(f)) out_.uses_shared_memory = true;
+    if (ast::declares_shared_memory(f)) out_.uses_shared_memory = true;
     if (name.rfind("atomic", 0) == 0 && call->getNumArgs() >= 2) add_atomic(call, name);
     if (kFastMath.count(name)) out_.math.push_back({name, snip(call->getCallee()->getSourceRange())});
     return true;
@@ -194,35 +195,6 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     return true;
   }
 
-  static bool in_cooperative_groups(const FunctionDecl* f) {
-    for (const DeclContext* dc = f->getDeclContext(); dc; dc = dc->getParent())
-      if (const auto* ns = dyn_cast<NamespaceDecl>(dc); ns && ns->getName() == "cooperative_groups") return true;
-    return false;
-  }
-
-  /// True when f, or a function it calls (a few levels down), declares a
-  /// __shared__ variable.
-  static bool declares_shared_memory(const FunctionDecl* f, int depth = 0) {
-    const FunctionDecl* def = f->getDefinition();
-    if (!def || !def->hasBody() || depth > 3) return false;
-    struct Finder : RecursiveASTVisitor<Finder> {
-      bool found = false;
-      int depth = 0;
-      bool VisitVarDecl(VarDecl* v) {
-        found = found || v->hasAttr<CUDASharedAttr>();
-        return !found;
-      }
-      bool VisitCallExpr(CallExpr* c) {
-        if (const FunctionDecl* callee = c->getDirectCallee())
-          found = found || declares_shared_memory(callee, depth + 1);
-        return !found;
-      }
-    } finder;
-    finder.depth = depth;
-    finder.TraverseStmt(def->getBody());
-    return finder.found;
-  }
-
   bool VisitBinaryOperator(BinaryOperator* b) {
     if (b->isAssignmentOp()) written_.insert(b->getLHS()->IgnoreParenImpCasts());
     if (b->isCompoundAssignmentOp()) {
@@ -241,38 +213,11 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
       } else if (const auto* pick = dyn_cast<ConditionalOperator>(b->getRHS()->IgnoreParenImpCasts())) {
         // acc = e > acc ? e : acc, and the other ways to write a max or a min with ?:
         const Expr* value = nullptr;
-        if (auto op = selected_extreme(b->getLHS(), pick, value)) reduction_candidate(b->getLHS(), *op, value, b);
+        if (auto op = ast::selected_extreme(ctx_, b->getLHS(), pick, value))
+          reduction_candidate(b->getLHS(), *op, value, b);
       }
     }
     return true;
-  }
-
-  /// Max when `pick` keeps the larger of the accumulator and some e (e > acc ?
-  /// e : acc, acc < e ? e : acc, acc > e ? acc : e...), Min for the smaller,
-  /// nothing otherwise; `value` is e.
-  std::optional<ReduceOp> selected_extreme(const Expr* acc, const ConditionalOperator* pick, const Expr*& value) const {
-    const auto* cmp = dyn_cast<BinaryOperator>(pick->getCond()->IgnoreParenImpCasts());
-    if (!cmp || !cmp->isRelationalOp() || pick->isInstantiationDependent()) return std::nullopt;
-    // The same expression, structurally (in[j] and in[j], wherever written).
-    auto same = [this](const Expr* x, const Expr* y) {
-      llvm::FoldingSetNodeID a, b;
-      x->IgnoreParenImpCasts()->Profile(a, ctx_, /*Canonical=*/true);
-      y->IgnoreParenImpCasts()->Profile(b, ctx_, /*Canonical=*/true);
-      return a == b;
-    };
-    const Expr* t = pick->getTrueExpr();
-    const Expr* f = pick->getFalseExpr();
-    bool e_when_true = same(f, acc);
-    if (!e_when_true && !same(t, acc)) return std::nullopt;
-    const Expr* e = e_when_true ? t : f;
-    bool e_left = same(cmp->getLHS(), e) && same(cmp->getRHS(), acc);
-    bool e_right = same(cmp->getRHS(), e) && same(cmp->getLHS(), acc);
-    if (e_left == e_right) return std::nullopt;
-    // The condition read as "e > acc" or "e < acc".
-    bool e_greater = cmp->getOpcode() == BO_GT || cmp->getOpcode() == BO_GE;
-    if (e_right) e_greater = !e_greater;
-    value = e;
-    return e_greater == e_when_true ? ReduceOp::Max : ReduceOp::Min;
   }
 
   bool VisitUnaryOperator(UnaryOperator* u) {
@@ -303,35 +248,6 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   }
 
  private:
-  static bool is_return(const Stmt* s) {
-    if (isa<ReturnStmt>(s)) return true;
-    if (const auto* cs = dyn_cast<CompoundStmt>(s)) return cs->size() == 1 && isa<ReturnStmt>(cs->body_front());
-    return false;
-  }
-
-  static void collect_conjuncts(const Expr* e, std::vector<const BinaryOperator*>& out) {
-    const auto* b = dyn_cast<BinaryOperator>(e);
-    if (!b) return;
-    if (b->getOpcode() == BO_LAnd || b->getOpcode() == BO_LOr) {
-      if (b->getOpcode() == BO_LOr) {  // if (x >= W || y >= H) return;
-        collect_conjuncts(b->getLHS()->IgnoreParenImpCasts(), out);
-        collect_conjuncts(b->getRHS()->IgnoreParenImpCasts(), out);
-        return;
-      }
-      collect_conjuncts(b->getLHS()->IgnoreParenImpCasts(), out);
-      collect_conjuncts(b->getRHS()->IgnoreParenImpCasts(), out);
-      return;
-    }
-    if (b->getOpcode() == BO_LT || b->getOpcode() == BO_GE) out.push_back(b);
-  }
-
-  /// The variable a for loop declares in its init, if it declares one.
-  static const VarDecl* loop_variable(const ForStmt* f) {
-    if (const auto* ds = dyn_cast_or_null<DeclStmt>(f->getInit()); ds && ds->isSingleDecl())
-      return dyn_cast<VarDecl>(ds->getSingleDecl());
-    return nullptr;
-  }
-
   /// Whether `f` is a statement of the kernel body itself.
   bool enclosing_statement_is_top(const ForStmt* f) const {
     for (const auto& parent : ctx_.getParents(*f))
@@ -342,7 +258,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   /// The axis of `for (T i = <thread index>; i < n; i += <grid size>)`, where
   /// the stride may also be a local initialised to the grid size.
   std::optional<char> grid_stride_axis(const ForStmt* f) const {
-    const VarDecl* var = loop_variable(f);
+    const VarDecl* var = ast::loop_variable(f);
     if (!var || !var->hasInit()) return std::nullopt;
     auto axis = thread_index_axis(snip(var->getInit()->getSourceRange()).text);
     const auto* cond = dyn_cast_or_null<BinaryOperator>(f->getCond() ? f->getCond()->IgnoreParenImpCasts() : nullptr);
@@ -364,7 +280,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   }
 
   void add_grid_stride(const ForStmt* f, char axis) {
-    const VarDecl* var = loop_variable(f);
+    const VarDecl* var = ast::loop_variable(f);
     Snippet loop = snip(f->getSourceRange());
     out_.indices.push_back(
         {var->getNameAsString(), axis, loop, true, snip(SourceRange(f->getBeginLoc(), f->getRParenLoc()))});
@@ -410,7 +326,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     for (const auto& parent : ctx_.getParents(*f))
       if (const auto* attributed = parent.get<AttributedStmt>())
         for (const Attr* a : attributed->getAttrs()) l.hinted = l.hinted || isa<LoopHintAttr>(a);
-    if (const VarDecl* var = loop_variable(f)) {
+    if (const VarDecl* var = ast::loop_variable(f)) {
       l.var = var->getNameAsString();
       if (var->hasInit()) l.init_value = snip(var->getInit()->getSourceRange());
     }
@@ -447,23 +363,8 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     Reduction r{var->getNameAsString(), op, snip(value->getSourceRange()), snip(stmt->getSourceRange())};
     r.acc_type = var->getType().getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
     r.acc_declaration = snip(var->getSourceRange());
-    r.starts_at_zero = var->getInit() && is_zero(var->getInit());
+    r.starts_at_zero = var->getInit() && ast::is_zero(ctx_, var->getInit());
     l.reductions.push_back(std::move(r));
-  }
-
-  /// A constant zero, evaluated by clang; in a template, a literal 0 (T total = 0).
-  bool is_zero(const Expr* init) const {
-    const Expr* e = init->IgnoreParenImpCasts();
-    if (!e->isValueDependent()) {
-      Expr::EvalResult er;
-      if (e->EvaluateAsRValue(er, ctx_)) {
-        if (er.Val.isInt()) return er.Val.getInt() == 0;
-        if (er.Val.isFloat()) return er.Val.getFloat().isZero();
-      }
-    }
-    if (const auto* i = dyn_cast<IntegerLiteral>(e)) return i->getValue() == 0;
-    if (const auto* f = dyn_cast<FloatingLiteral>(e)) return f->getValue().isZero();
-    return false;
   }
 
   SourceLocation l_begin(int loop) const {

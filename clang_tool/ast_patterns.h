@@ -1,0 +1,48 @@
+// What an expression, statement or function of a kernel is, read from
+// clang's AST without regard to how it is spelled: a max or min written
+// with ?:, a constant zero, the comparisons of a bound check, a function
+// that declares shared memory. KernelAnalysis (kernel_analysis.cpp) builds
+// on them.
+#ifndef STARK_CLANG_TOOL_AST_PATTERNS_H
+#define STARK_CLANG_TOOL_AST_PATTERNS_H
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/Stmt.h>
+
+#include <optional>
+#include <vector>
+
+#include "clang_tool/kernel_analysis.h"
+
+namespace stark::ast {
+
+/// A function of the cooperative_groups namespace (or one nested in it).
+bool in_cooperative_groups(const clang::FunctionDecl* f);
+
+/// True when f, or a function it calls (a few levels down), declares a
+/// __shared__ variable.
+bool declares_shared_memory(const clang::FunctionDecl* f, int depth = 0);
+
+/// A return, or a block holding only one.
+bool is_return(const clang::Stmt* s);
+
+/// The `<` and `>=` comparisons a bound check joins with && or ||
+/// (`if (x >= W || y >= H) return;`, `if (i < n && j < m)`).
+void collect_conjuncts(const clang::Expr* e, std::vector<const clang::BinaryOperator*>& out);
+
+/// The variable a for loop declares in its init, if it declares one.
+const clang::VarDecl* loop_variable(const clang::ForStmt* f);
+
+/// Max when `pick` keeps the larger of the accumulator and some e (e > acc ?
+/// e : acc, acc < e ? e : acc, acc > e ? acc : e...), Min for the smaller,
+/// nothing otherwise; `value` is e. Operands compare structurally.
+std::optional<ReduceOp> selected_extreme(clang::ASTContext& ctx, const clang::Expr* acc,
+                                         const clang::ConditionalOperator* pick, const clang::Expr*& value);
+
+/// A constant zero, evaluated by clang; in a template, a literal 0 (T total = 0).
+bool is_zero(clang::ASTContext& ctx, const clang::Expr* init);
+
+}  // namespace stark::ast
+
+#endif  // STARK_CLANG_TOOL_AST_PATTERNS_H
