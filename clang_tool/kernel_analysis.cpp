@@ -128,6 +128,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
 
   bool VisitVarDecl(VarDecl* v) {
     if (v->hasAttr<CUDASharedAttr>()) out_.uses_shared_memory = true;
+    note_in_loop_bodies(v->getSourceRange(), v->getNameAsString(), &Loop::declared);
     if (!v->hasInit() || !loops_.empty()) return true;
     Snippet init = snip(v->getInit()->getSourceRange());
     if (auto axis = thread_index_axis(init.text)) {
@@ -183,6 +184,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
 
   bool VisitReturnStmt(ReturnStmt*) {
     out_.returns = true;
+    for (int l : loops_) out_.loops[static_cast<size_t>(l)].jumps = true;
     return true;
   }
 
@@ -190,15 +192,35 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   bool VisitContinueStmt(ContinueStmt*) { return note_jump(); }
   bool VisitBreakStmt(BreakStmt*) { return note_jump(); }
   bool note_jump() {
+    for (int l : loops_) out_.loops[static_cast<size_t>(l)].jumps = true;
     if (loops_.empty() && !grid_strides_.empty())
       for (auto& i : out_.indices) i.loop_jumps = i.loop_jumps || i.grid_stride;
     return true;
   }
 
+  /// Adds `name` to the `list` of each enclosing loop whose body holds `range`.
+  void note_in_loop_bodies(SourceRange range, const std::string& name, std::vector<std::string> Loop::* list) {
+    if (loops_.empty()) return;
+    Snippet at = snip(range);
+    if (!at.valid()) return;
+    for (int i : loops_) {
+      Loop& l = out_.loops[static_cast<size_t>(i)];
+      if (at.begin >= l.body.begin && at.end <= l.body.end) (l.*list).push_back(name);
+    }
+  }
+
+  void note_assigned(const Expr* target, SourceRange range) {
+    if (const auto* ref = dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts()))
+      if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()))
+        note_in_loop_bodies(range, var->getNameAsString(), &Loop::assigned);
+  }
+
   bool VisitBinaryOperator(BinaryOperator* b) {
+    if (b->isAssignmentOp()) note_assigned(b->getLHS(), b->getSourceRange());
     if (b->isAssignmentOp()) written_.insert(b->getLHS()->IgnoreParenImpCasts());
     if (b->isCompoundAssignmentOp()) {
       if (b->getOpcode() == BO_AddAssign) reduction_candidate(b->getLHS(), ReduceOp::Sum, b->getRHS(), b);
+      if (b->getOpcode() == BO_MulAssign) reduction_candidate(b->getLHS(), ReduceOp::Product, b->getRHS(), b);
     } else if (b->getOpcode() == BO_Assign) {
       // acc = fmaxf(acc, e) / max(acc, e) / fminf...
       if (const auto* call = dyn_cast<CallExpr>(b->getRHS()->IgnoreParenImpCasts()); call && call->getNumArgs() == 2) {
@@ -221,6 +243,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   }
 
   bool VisitUnaryOperator(UnaryOperator* u) {
+    if (u->isIncrementDecrementOp()) note_assigned(u->getSubExpr(), u->getSourceRange());
     if (u->isIncrementDecrementOp()) written_.insert(u->getSubExpr()->IgnoreParenImpCasts());
     return true;
   }
@@ -330,15 +353,30 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
       l.var = var->getNameAsString();
       if (var->hasInit()) l.init_value = snip(var->getInit()->getSourceRange());
     }
-    if (const auto* c = dyn_cast_or_null<BinaryOperator>(f->getCond() ? f->getCond()->IgnoreParenImpCasts() : nullptr);
-        c && c->getOpcode() == BO_LT)
-      l.bound = snip(c->getRHS()->getSourceRange());
+    if (f->getInit()) l.init_statement = snip(f->getInit()->getSourceRange());
+    if (const auto* block = dyn_cast<CompoundStmt>(f->getBody()))
+      for (const Stmt* st : block->body())
+        if (isa<DeclStmt>(st)) l.declarations.push_back(snip(st->getSourceRange()));
+    const auto* c = dyn_cast_or_null<BinaryOperator>(f->getCond() ? f->getCond()->IgnoreParenImpCasts() : nullptr);
+    if (c && c->getOpcode() == BO_LT) l.bound = snip(c->getRHS()->getSourceRange());
     if (const Expr* inc = f->getInc()) {
       inc = inc->IgnoreParenImpCasts();
-      if (const auto* u = dyn_cast<UnaryOperator>(inc)) l.unit_step = u->isIncrementOp();
+      if (const auto* u = dyn_cast<UnaryOperator>(inc)) {
+        l.unit_step = u->isIncrementOp();
+        l.counts_down = u->isDecrementOp();
+      }
       if (const auto* b = dyn_cast<CompoundAssignOperator>(inc))
-        if (const auto* lit = dyn_cast<IntegerLiteral>(b->getRHS()->IgnoreParenImpCasts()))
-          l.unit_step = b->getOpcode() == BO_AddAssign && lit->getValue() == 1;
+        if (const auto* lit = dyn_cast<IntegerLiteral>(b->getRHS()->IgnoreParenImpCasts());
+            lit && lit->getValue() == 1) {
+          l.unit_step = b->getOpcode() == BO_AddAssign;
+          l.counts_down = b->getOpcode() == BO_SubAssign;
+        }
+    }
+    if (l.counts_down && c && (c->getOpcode() == BO_GE || c->getOpcode() == BO_GT)) {
+      l.floor = snip(c->getRHS()->getSourceRange());
+      if (c->getOpcode() == BO_GT) l.floor.text = "(" + l.floor.text + ") + 1";
+    } else {
+      l.counts_down = false;  // a downward loop whose end is not `c >= floor` is no unit-step loop here
     }
     auto literal = [&](const Snippet& s) -> std::optional<int64_t> {
       if (!s.valid() || s.text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;

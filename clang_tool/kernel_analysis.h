@@ -52,10 +52,10 @@ struct Guard {
   Snippet then_body;  // for if (i < n) { ... }: the braces' contents
 };
 
-/// A binary accumulation `acc += e`, `acc = fmaxf(acc, e)`, `acc = max(acc, e)`,
+/// A binary accumulation `acc += e`, `acc *= e`, `acc = fmaxf(acc, e)`, `acc = max(acc, e)`,
 /// `acc = e > acc ? e : acc` (and the other ?: spellings of a max or a min).
-/// How a reduction combines: the running sum, maximum or minimum.
-enum class ReduceOp { Sum, Max, Min };
+/// How a reduction combines: the running sum, product, maximum or minimum.
+enum class ReduceOp { Sum, Product, Max, Min };
 
 struct Reduction {
   std::string acc;
@@ -69,10 +69,15 @@ struct Reduction {
 
 struct Loop {
   std::string var;
-  Snippet header;      // "for (...)"
-  Snippet init_value;  // 0 in `int c = 0`
-  Snippet bound;       // cols in `c < cols`
-  bool unit_step = false;
+  Snippet header;          // "for (...)"
+  Snippet init_value;      // 0 in `int c = 0`
+  Snippet bound;           // cols in `c < cols`
+  bool unit_step = false;  // steps up by one (++c, c++, c += 1)
+  /// Steps down by one (--c, c--, c -= 1) while `c >= floor` (`c > x` gives
+  /// a floor of "(x) + 1").
+  bool counts_down = false;
+  Snippet floor;
+  Snippet init_statement;             // `int c = 0`, `size_t i = row * cols, end = i + cols`: the header's first part
   std::optional<int64_t> trip_count;  // when init and bound are integer literals
   Snippet body;                       // the statement after the header (with braces, if any)
   int depth = 0;                      // 0: not inside another loop
@@ -80,6 +85,10 @@ struct Loop {
   bool hinted = false;                // a loop pragma (#pragma unroll, nounroll...) already applies to it
   std::vector<Reduction> reductions;
   bool writes_memory = false;
+  bool jumps = false;                 // a break, continue or return in its body (or in a loop inside it)
+  std::vector<std::string> assigned;  // variables its body assigns or steps (x = ..., x += ..., ++x)
+  std::vector<std::string> declared;  // variables its body declares
+  std::vector<Snippet> declarations;  // the declaration statements directly in its body's braces, in order
 };
 
 struct AtomicCall {

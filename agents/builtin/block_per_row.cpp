@@ -6,8 +6,7 @@
 
 #include "agents/builtin/device_helpers.h"
 #include "agents/builtin/rewrite.h"
-#include "core/cpp_tokens.h"
-#include "core/launch_expr.h"
+#include "agents/builtin/row_kernel.h"
 
 namespace stark::builtin {
 
@@ -19,45 +18,21 @@ namespace {
 bool only_max_or_min(const Loop& l) {
   if (l.reductions.empty()) return false;
   for (const auto& r : l.reductions)
-    if (r.op == ReduceOp::Sum) return false;
+    if (r.op != ReduceOp::Max && r.op != ReduceOp::Min) return false;
   return true;
 }
 
-/// The accumulator of one of the loop's reductions that the loop also reads
-/// outside that accumulator's own updates: a running value written out
-/// (a scan) or feeding another update (Welford's mean), which threads that
-/// each see part of the row cannot compute.
-std::optional<std::string> running_value_read(const Loop& l) {
-  auto tokens = cpp_tokens(l.body.text);
-  for (const auto& r : l.reductions) {
-    for (const auto& t : tokens) {
-      if (token_text(l.body.text, t) != r.acc) continue;
-      int64_t at = l.body.begin + static_cast<int64_t>(t.begin);
-      bool in_own_update = false;
-      for (const auto& own : l.reductions)
-        if (own.acc == r.acc && at >= own.statement.begin && at < own.statement.end) in_own_update = true;
-      if (!in_own_update) return r.acc;
-    }
-  }
-  return std::nullopt;
-}
-
 /// Why the kernel is not a row kernel, or nothing.
-std::optional<std::string> unfit(const KernelAnalysis& a, const Kernel& k) {
-  if (a.indices.size() != 1 || a.indices[0].axis != 'x') return "needs exactly one 1-D thread index";
-  if (a.uses_shared_memory || a.uses_sync || a.uses_warp_ops) return "already cooperative";
-  const std::string& row = a.indices[0].var;
-  const Guard* guard = nullptr;
-  for (const auto& g : a.guards)
-    if (g.var == row) guard = &g;
-  if (!guard) return "no bound check on the row index";
-  if (!a.atomics.empty()) return "has atomics";
+std::optional<std::string> unfit(const KernelAnalysis& a) {
+  if (auto why = not_a_row_kernel(a)) return why;
   int row_loops = 0;
   for (const auto& l : a.loops) {
     if (l.depth != 0) {
       if (!l.reductions.empty()) return "reductions in nested loops";
       continue;
     }
+    for (const auto& r : l.reductions)
+      if (r.op == ReduceOp::Product) return "a product over the row (its threads would need to start at one)";
     if (!l.unit_step || !l.bound.valid()) return "a row loop that does not step by one to a bound";
     if (l.init_value.text != "0" && !only_max_or_min(l)) return "a row loop that starts past 0 and is not a max or min";
     if (auto acc = running_value_read(l))
@@ -65,28 +40,13 @@ std::optional<std::string> unfit(const KernelAnalysis& a, const Kernel& k) {
     ++row_loops;
   }
   if (row_loops == 0) return "no loop over the row";
-  // The grid becomes the row count: it must be a launch expression.
-  auto bound = LaunchExpr::parse(guard->bound.text);
-  if (!bound) return "the row bound is not a launch expression";
-  for (const auto& n : bound->names()) {
-    auto dot = n.find('.');
-    const Param* p = a.param(dot == std::string::npos ? n : n.substr(0, dot));
-    if (!p || p->kind == ParamKind::Pointer) return "the row bound is not made of parameters";
-  }
-  (void)k;
   return std::nullopt;
-}
-
-const Guard& row_guard(const KernelAnalysis& a) {
-  for (const auto& g : a.guards)
-    if (g.var == a.indices[0].var) return g;
-  return a.guards.front();
 }
 
 }  // namespace
 
 std::vector<Params> BlockPerRow::candidates(const Subject& s) const {
-  if (s.has(name()) || unfit(*s.analysis, *s.kernel)) return {};
+  if (s.has(name()) || unfit(*s.analysis)) return {};
   std::vector<Params> out;
   for (int block : {256, 512, 128, 1024}) out.push_back({{{"block", block}}});
   return out;
@@ -94,22 +54,11 @@ std::vector<Params> BlockPerRow::candidates(const Subject& s) const {
 
 Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
   const KernelAnalysis& a = *s.analysis;
-  if (auto why = unfit(a, *s.kernel)) return Error{"block-per-row does not apply: " + *why};
+  if (auto why = unfit(a)) return Error{"block-per-row does not apply: " + *why};
   int64_t block = p.get("block");
-  const ThreadIndex& row = a.indices[0];
-  std::vector<Edit> edits;
-
-  // The row is the block: "int row = blockIdx.x;", or a grid-stride loop over rows by blocks.
-  if (row.grid_stride) {
-    edits.push_back({row.loop_header.begin, row.loop_header.end,
-                     fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += gridDim.x)",
-                                 declared_type(row.loop_header.text, row.var), row.var, row_guard(a).bound.text)});
-  } else {
-    const std::string& decl = row.statement.text;
-    auto eq = decl.find('=');
-    if (eq == std::string::npos) return Error{"block-per-row: cannot rewrite the row index declaration"};
-    edits.push_back({row.statement.begin, row.statement.end, decl.substr(0, eq + 1) + " blockIdx.x;"});
-  }
+  auto row = row_from_block(a);
+  if (!row) return Error{"block-per-row: " + row.error().message};
+  std::vector<Edit> edits{*row};
 
   std::set<std::pair<std::string, ReduceOp>> helpers;
   std::string type_of_first = "float";
@@ -133,24 +82,13 @@ Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
         return Error{fmt::format("block-per-row: the sum '{}' does not start at zero", r.acc)};
       const std::string acc_type = r.acc_type.empty() ? type_of_first : r.acc_type;
       const char* what = op == ReduceOp::Sum ? "block_sum" : op == ReduceOp::Max ? "block_max" : "block_min";
-      std::string helper = helper_name(a.name, std::string(what) + "_" +
-                                                   (acc_type == "double"  ? "f64"
-                                                    : acc_type == "float" ? "f32"
-                                                                          : "t"));
+      std::string helper = helper_name(a.name, std::string(what) + "_" + type_tag(acc_type));
       helpers.insert({helper + "|" + acc_type, op});
       finish += fmt::format("\n{}{} = {}({});", indent, r.acc, helper, r.acc);
     }
     edits.push_back({after, after, finish});
   }
-  // Writes outside the row loops would now come from every thread of the block.
-  // (Inside a guard or a grid-stride loop every thread writes the same value: left as it is.)
-  for (const auto& acc : a.accesses) {
-    if (!acc.write || acc.loop >= 0) continue;
-    for (const auto& st : a.top_statements)
-      if (acc.expr.begin >= st.begin && acc.expr.end <= st.end && st.text.rfind("if", 0) != 0 &&
-          st.begin != row.statement.begin)
-        edits.push_back({st.begin, st.begin, "if (threadIdx.x == 0) "});
-  }
+  for (auto& e : writes_from_one_thread(a)) edits.push_back(std::move(e));
   std::string helper_text;
   for (const auto& [key, op] : helpers) {
     auto bar = key.find('|');
@@ -162,10 +100,7 @@ Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
   Variant v;
   v.kernel = s.kernel->id;
   v.source = *source;
-  // Rows become blocks along x; whatever the kernel spread over y and z
-  // (a batch, say) keeps its grid.
-  v.launch.grid = {row_guard(a).bound.text, "grid.y", "grid.z"};
-  v.launch.block = {std::to_string(block)};
+  v.launch = rows_as_blocks(a, block);
   return v;
 }
 

@@ -11,6 +11,7 @@
 #include "agents/builtin/privatize.h"
 #include "agents/builtin/restrict.h"
 #include "agents/builtin/row_cache.h"
+#include "agents/builtin/row_scan.h"
 #include "agents/builtin/tile_matmul.h"
 #include "agents/builtin/tile_stencil.h"
 #include "agents/builtin/tile_transpose.h"
@@ -25,6 +26,7 @@ const std::vector<std::unique_ptr<Strategy>>& catalogue() {
     v.push_back(std::make_unique<BlockReduce>());
     v.push_back(std::make_unique<Privatize>());
     v.push_back(std::make_unique<BlockPerRow>());
+    v.push_back(std::make_unique<RowScan>());
     v.push_back(std::make_unique<RowCache>());
     v.push_back(std::make_unique<TileTranspose>());
     v.push_back(std::make_unique<TileMatmul>());

@@ -11,10 +11,23 @@
 
 namespace stark::builtin {
 
+/// "sum", "product", "maximum" or "minimum": for generated comments.
+const char* reduce_op_name(ReduceOp op);
+
 /// Source of `static __device__ T <name>(T v)`: the block-wide result of op
 /// over v, returned to every thread. Every thread of the block must call it;
 /// blockDim.x must be a multiple of 32 and at most 1024 (blockDim.y = z = 1).
 std::string block_reduce_helper(const std::string& name, const std::string& type, ReduceOp op);
+
+/// Source of `template <class V> static __device__ V <name>(V v, V& total)`: op (a sum or a
+/// product) over the v of the block's threads before this one, in thread
+/// order (the identity for thread 0), with `total` set to op over the whole
+/// block. Every thread of the block must call it; blockDim.x must be a
+/// multiple of 32 and at most 1024 (blockDim.y = z = 1).
+std::string block_scan_helper(const std::string& name, const std::string& type, ReduceOp op);
+
+/// A short tag of a value type for helper names: f32, f64, t (anything else).
+std::string type_tag(const std::string& type);
 
 /// Source of two templates for row-cache's 16-byte groups: `load` fills a
 /// thread's K slots of a row of n, group g holding the W adjacent columns
