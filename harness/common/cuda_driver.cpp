@@ -11,28 +11,26 @@ namespace stark::harness {
 
 namespace {
 
-using GetProcAddress = CUresult (*)(const char*, void**, int, cuuint64_t, CUdriverProcAddressQueryResult*);
+// The exported symbol a cuda.h name stands for, its macros applied:
+// cuMemAlloc is "cuMemAlloc_v2", cuCtxGetDevice is "cuCtxGetDevice".
+#define STARK_CU_SYMBOL(name) STARK_CU_STRING(name)
+#define STARK_CU_STRING(name) #name
 
 Expected<const CudaDriver*> load(CudaDriver& cu, bool init) {
   void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!lib)
     return Error{
         "no NVIDIA driver on this machine: libcuda.so.1 could not be loaded (a CUDA GPU and its driver are needed)"};
-  auto get_proc = reinterpret_cast<GetProcAddress>(dlsym(lib, "cuGetProcAddress_v2"));
-  if (!get_proc)
-    return Error{
-        fmt::format("the NVIDIA driver is too old: libcuda.so.1 lacks cuGetProcAddress_v2 (CUDA {}.{} or newer needed)",
-                    CUDA_VERSION / 1000, CUDA_VERSION % 1000 / 10)};
+  // Each entry point by the symbol cuda.h declares, so its signature is the
+  // one this code calls. cuGetProcAddress(name, CUDA_VERSION) would give the
+  // newest one instead, and CUDA 13 gave some new signatures under old
+  // names: cuCtxGetDevice(CUdevice*) became cuCtxGetDevice_v2(CUdevice*,
+  // CUcontext), which, called with one argument, read a context from
+  // whatever the register held (the capture library crashed in some runs).
   std::string missing;
-#define STARK_CU_LOAD(name)                                                                        \
-  {                                                                                                \
-    void* fn = nullptr;                                                                            \
-    CUdriverProcAddressQueryResult found{};                                                        \
-    if (get_proc(#name, &fn, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &found) != CUDA_SUCCESS || \
-        found != CU_GET_PROC_ADDRESS_SUCCESS || !fn)                                               \
-      missing += missing.empty() ? #name : ", " #name;                                             \
-    cu.name = reinterpret_cast<decltype(cu.name)>(fn);                                             \
-  }
+#define STARK_CU_LOAD(name)                                                         \
+  cu.name = reinterpret_cast<decltype(cu.name)>(dlsym(lib, STARK_CU_SYMBOL(name))); \
+  if (!cu.name) missing += missing.empty() ? STARK_CU_SYMBOL(name) : ", " STARK_CU_SYMBOL(name);
   STARK_CU_FUNCTIONS(STARK_CU_LOAD)
 #undef STARK_CU_LOAD
   if (!missing.empty())
@@ -51,6 +49,14 @@ Expected<const CudaDriver*> load(CudaDriver& cu, bool init) {
 }
 
 }  // namespace
+
+std::vector<std::string> cuda_driver_symbols() {
+  std::vector<std::string> out;
+#define STARK_CU_NAME(name) out.emplace_back(STARK_CU_SYMBOL(name));
+  STARK_CU_FUNCTIONS(STARK_CU_NAME)
+#undef STARK_CU_NAME
+  return out;
+}
 
 std::string CudaDriver::describe(CUresult r) const {
   const char* name = nullptr;

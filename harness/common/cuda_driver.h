@@ -11,6 +11,7 @@
 #include <cuda.h>
 
 #include <string>
+#include <vector>
 
 #include "core/expected.h"
 
@@ -52,6 +53,12 @@ Expected<const CudaDriver*> cuda_driver();
 /// The same entry points without calling cuInit: for code that runs inside a
 /// process whose CUDA is already initialised (the capture library).
 Expected<const CudaDriver*> cuda_driver_no_init();
+
+/// The symbols of libcuda.so.1 the entry points are loaded from, in the
+/// order of STARK_CU_FUNCTIONS: the names cuda.h declares, its macros
+/// applied ("cuMemAlloc_v2", "cuCtxGetDevice"), so each has the signature
+/// the code calls it with.
+std::vector<std::string> cuda_driver_symbols();
 
 /// Formats a failed call: "<what>: CUDA_ERROR_... (text)".
 Error cuda_error(const CudaDriver& cu, CUresult r, const std::string& what);
