@@ -361,6 +361,11 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     if (c && c->getOpcode() == BO_LT) l.bound = snip(c->getRHS()->getSourceRange());
     if (const Expr* inc = f->getInc()) {
       inc = inc->IgnoreParenImpCasts();
+      const Expr* target = nullptr;
+      if (const auto* u = dyn_cast<UnaryOperator>(inc)) target = u->getSubExpr();
+      if (const auto* b = dyn_cast<CompoundAssignOperator>(inc)) target = b->getLHS();
+      if (const auto* ref = target ? dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts()) : nullptr)
+        l.stepped = ref->getDecl()->getNameAsString();
       if (const auto* u = dyn_cast<UnaryOperator>(inc)) {
         l.unit_step = u->isIncrementOp();
         l.counts_down = u->isDecrementOp();

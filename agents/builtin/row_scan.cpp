@@ -23,6 +23,18 @@ bool contains(const std::vector<std::string>& names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+/// The variable the row loop steps, when its header declares it (alone,
+/// or with others: `size_t i = row * cols, end = i + cols`).
+std::string loop_variable(const Loop& l) {
+  if (!l.var.empty()) return l.var;
+  auto tokens = cpp_tokens(l.init_statement.text);
+  for (size_t i = 0; i + 1 < tokens.size(); ++i)
+    if (token_text(l.init_statement.text, tokens[i]) == l.stepped &&
+        token_text(l.init_statement.text, tokens[i + 1]) == "=")
+      return l.stepped;
+  return "";
+}
+
 /// The names a declaration statement of the loop body introduces ("at" in
 /// "const size_t at = ...;"): body-declared names followed by what follows
 /// a declarator.
@@ -93,7 +105,7 @@ std::optional<std::string> value_not_ahead(const Loop& l, const Reduction& r) {
       std::string_view prev = i > 0 ? token_text(text, tokens[i - 1]) : "";
       if (prev == "." || prev == "->") continue;  // a member's name
       if (t == r.acc) return fmt::format("the value it accumulates reads the running value '{}'", r.acc);
-      if (t == l.var || contains(own, t)) continue;
+      if (t == loop_variable(l) || contains(own, t)) continue;
       if (contains(l.assigned, t))
         return fmt::format("the value it accumulates uses '{}', which the loop body changes", t);
       if (contains(l.declared, t) && !contains(ahead, t))
@@ -152,12 +164,12 @@ Expected<ScanLoop> scan_loop(const KernelAnalysis& a) {
   }
   if (!found.loop) return Error{"no loop over the row"};
   const Loop& l = *found.loop;
-  if (l.var.empty() || !l.init_statement.valid()) return Error{"the row loop declares more than its variable"};
+  if (!l.init_statement.valid() || loop_variable(l).empty()) return Error{"the row loop does not declare its variable"};
   if (!(l.unit_step && l.bound.valid()) && !(l.counts_down && l.floor.valid()))
     return Error{"a row loop that does not step by one to a bound"};
   if (l.jumps) return Error{"the row loop breaks, continues or returns"};
   if (l.hinted) return Error{"the row loop carries a loop pragma"};
-  if (contains(l.assigned, l.var)) return Error{"the row loop's body changes its variable"};
+  if (contains(l.assigned, loop_variable(l))) return Error{"the row loop's body changes its variable"};
   if (l.reductions.size() != 1) return Error{"not exactly one running value in the row loop"};
   const Reduction& r = l.reductions[0];
   if (r.op != ReduceOp::Sum && r.op != ReduceOp::Product) return Error{"the running value is not a sum or a product"};
@@ -228,8 +240,8 @@ std::string tiled_loop(const std::string& source, const ScanLoop& scan, const st
       "{i}    }}\n"
       "{i}  }}\n"
       "{i}}}",
-      fmt::arg("i", indent), fmt::arg("k", k), fmt::arg("init", init), fmt::arg("var", l.var), fmt::arg("count", count),
-      fmt::arg("a", r.acc_type), fmt::arg("id", identity), fmt::arg("element", element),
+      fmt::arg("i", indent), fmt::arg("k", k), fmt::arg("init", init), fmt::arg("var", loop_variable(l)),
+      fmt::arg("count", count), fmt::arg("a", r.acc_type), fmt::arg("id", identity), fmt::arg("element", element),
       fmt::arg("value", r.value.text), fmt::arg("helper", helper), fmt::arg("acc", r.acc), fmt::arg("op", op),
       fmt::arg("body", indent_more(body, "        ")), fmt::arg("ahead", ahead));
   return text;

@@ -107,7 +107,7 @@ TEST_F(Styles, ABatchOnTheGridsYKeepsItsYWhenRowsBecomeBlocks) {
 // exclusive), the element type or the way sizes arrive.
 TEST_F(Styles, ARunningValueWrittenAlongTheRowIsScannedByABlock) {
   expect_family_for_every_style("row-scan", "row_scan.cu",
-                                {"scan_inclusive", "scan_exclusive", "scan_reverse", "scan_product"});
+                                {"scan_inclusive", "scan_exclusive", "scan_reverse", "scan_product", "scan_weighted"});
   expect_family_for_every_style("row-scan", "row_recurrence.cu", {"row_prefix_sum"});
 }
 

@@ -76,6 +76,19 @@ __global__ void scan_product(int rows, int cols, const T* x, const bool* keep, T
   }
 }
 
+// A weighted running sum over a flat index range the header declares with
+// its end (two declarators), sizes as long.
+STARK_OPTIMIZE("rtol=1e-4", "atol=1e-4")
+__global__ void scan_weighted(long rows, long cols, const float* w, const float* x, float* y) {
+  const long row = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (row >= rows) return;
+  float total = 0;
+  for (long i = row * cols, last = i + cols; i < last; i++) {
+    total += w[i] * x[i];
+    y[i] = total;
+  }
+}
+
 // Not scans a block can split: the update runs only for positive values,
 // and the value added depends on the running value.
 STARK_OPTIMIZE("rtol=1e-4", "atol=1e-4")
@@ -109,6 +122,7 @@ void row_scan(int rows, int cols, const float* x, const bool* keep, float* y, do
   scan_reverse<<<blocks, 128, 0, s>>>(rows, cols, x, y, totals);
   scan_product<float><<<blocks, 128, 0, s>>>(rows, cols, x, keep, y);
   scan_product<double><<<blocks, 128, 0, s>>>(rows, cols, reinterpret_cast<const double*>(x), keep, yd);
+  scan_weighted<<<blocks, 128, 0, s>>>(rows, cols, x, x, y);
   scan_conditional<<<blocks, 128, 0, s>>>(rows, cols, x, y);
   scan_feedback<<<blocks, 128, 0, s>>>(rows, cols, x, y);
 }
