@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/file_io.h"
+#include "core/nvcc_options.h"
 #include "core/text.h"
 
 namespace stark {
@@ -15,89 +16,6 @@ namespace stark {
 namespace fs = std::filesystem;
 
 namespace {
-
-// nvcc options that take their value as the next argument when written
-// without '='. Everything here is dropped unless handled explicitly below.
-const std::set<std::string, std::less<>> kTakesValue = {"-o",
-                                                        "-x",
-                                                        "-ccbin",
-                                                        "--compiler-bindir",
-                                                        "-MF",
-                                                        "-MT",
-                                                        "-MQ",
-                                                        "-Xcompiler",
-                                                        "--compiler-options",
-                                                        "-Xptxas",
-                                                        "--ptxas-options",
-                                                        "-Xnvlink",
-                                                        "--nvlink-options",
-                                                        "-Xlinker",
-                                                        "--linker-options",
-                                                        "-Xarchive",
-                                                        "--archive-options",
-                                                        "-Xcudafe",
-                                                        "-arch",
-                                                        "--gpu-architecture",
-                                                        "-code",
-                                                        "--gpu-code",
-                                                        "-gencode",
-                                                        "--generate-code",
-                                                        "-maxrregcount",
-                                                        "--maxrregcount",
-                                                        "--options-file",
-                                                        "-optf",
-                                                        "-t",
-                                                        "--threads",
-                                                        "-rdc",
-                                                        "--relocatable-device-code",
-                                                        "-std",
-                                                        "--std",
-                                                        "-default-stream",
-                                                        "--default-stream",
-                                                        "-I",
-                                                        "--include-path",
-                                                        "-isystem",
-                                                        "--system-include",
-                                                        "-iquote",
-                                                        "-idirafter",
-                                                        "-D",
-                                                        "--define-macro",
-                                                        "-U",
-                                                        "--undefine-macro",
-                                                        "-include",
-                                                        "--pre-include",
-                                                        "-imacros",
-                                                        "-L",
-                                                        "--library-path",
-                                                        "-l",
-                                                        "--library",
-                                                        "-odir",
-                                                        "--output-directory",
-                                                        "--keep-dir",
-                                                        "-diag-suppress",
-                                                        "--diag-suppress",
-                                                        "-diag-warn",
-                                                        "--diag-warn",
-                                                        "-diag-error",
-                                                        "--diag-error",
-                                                        "-Werror",
-                                                        "-ftz",
-                                                        "--ftz",
-                                                        "-prec-div",
-                                                        "--prec-div",
-                                                        "-prec-sqrt",
-                                                        "--prec-sqrt",
-                                                        "-fmad",
-                                                        "--fmad",
-                                                        "-dlto",
-                                                        "-split-compile",
-                                                        "--split-compile",
-                                                        "-MJ",
-                                                        "-arch-ls",
-                                                        "--run-args",
-                                                        "-Xcudafe",
-                                                        "--dependency-output",
-                                                        "-ptxas-options"};
 
 // Preprocessor-relevant options kept as they are, value attached or next.
 struct Kept {
@@ -152,7 +70,7 @@ class Translator {
         for (auto part : split(flags, ',')) host_flag(trim(part));
         continue;
       }
-      if (!has_eq && kTakesValue.count(name)) next();
+      if (!has_eq && nvcc_takes_value(name)) next();  // dropped with its value
     }
   }
 

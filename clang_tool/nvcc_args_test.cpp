@@ -101,6 +101,21 @@ TEST(ClangArguments, TranslatesCMakeNvccCommand) {
     EXPECT_FALSE(has(out, dropped)) << dropped;
 }
 
+// A flag is no option with a value: "-dlto -DWIDE=1" keeps the macro
+// (read as taking a value, -dlto swallowed it), and "-ftz true" drops both.
+TEST(ClangArguments, AFlagDoesNotSwallowTheNextArgument) {
+  CompileCommand c;
+  c.directory = "/b";
+  c.file = "/s/src/a.cu";
+  c.arguments = {"/opt/cuda/bin/nvcc", "-dlto", "-DWIDE=1", "-arch-ls", "-DTALL=2", "-ftz", "true", "-c",
+                 "/s/src/a.cu"};
+  V out = clang_arguments(c, ClangSetup{"/res", "/stubs"});
+  EXPECT_TRUE(has(out, "-DWIDE=1")) << ::testing::PrintToString(out);
+  EXPECT_TRUE(has(out, "-DTALL=2")) << ::testing::PrintToString(out);
+  EXPECT_FALSE(has(out, "true"));
+  EXPECT_EQ(out.back(), "/s/src/a.cu");
+}
+
 TEST(ClangArguments, DefaultsToCxx17AndExpandsOptionFiles) {
   stark::testing::TempDir tmp;
   const auto& dir = tmp.path();

@@ -6,6 +6,7 @@
 #include <set>
 #include <string_view>
 
+#include "core/nvcc_options.h"
 #include "core/text.h"
 
 namespace stark {
@@ -268,9 +269,7 @@ std::optional<std::string> with_value(const std::string& option, Value kind, con
 NvccFlags allowed_nvcc_flags(const std::vector<std::string>& args, const PathMap& map_path) {
   NvccFlags out;
   const auto& options = value_options();
-  auto takes_value = [&](std::string_view o) {
-    return options.count(o) || kSilentWithValue.count(o) || kDroppedWithValue.count(o);
-  };
+  auto takes_value = [](std::string_view o) { return nvcc_takes_value(o); };
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     // Split "-opt=value" and the joined short forms "-Ipath", "-DNAME".
@@ -306,6 +305,10 @@ NvccFlags allowed_nvcc_flags(const std::vector<std::string>& args, const PathMap
     }
     if (auto it = options.find(option); it != options.end()) {
       if (auto kept = with_value(option, it->second, value, map_path, out.dropped)) out.kept.push_back(*kept);
+      continue;
+    }
+    if (has_value) {  // an option with a value this allowlist does not name (-Xnvvm, -imacros...)
+      out.dropped.push_back(option + "=" + value);
       continue;
     }
     if (kFlags.count(a) || host_flag_allowed(a)) out.kept.push_back(a);

@@ -9,6 +9,7 @@
 
 #include "core/file_io.h"
 #include "core/nvcc_flags.h"
+#include "core/nvcc_options.h"
 #include "core/paths.h"
 #include "core/text.h"
 
@@ -17,113 +18,6 @@ namespace stark::harness {
 namespace fs = std::filesystem;
 
 namespace {
-
-// Options whose value is the next argument when not written as -opt=value.
-const std::set<std::string> kTakesValue = {"-o",
-                                           "--output-file",
-                                           "-MF",
-                                           "-MT",
-                                           "-MQ",
-                                           "--dependency-output",
-                                           "--dependency-target-name",
-                                           "-x",
-                                           "--x",
-                                           "-I",
-                                           "--include-path",
-                                           "-isystem",
-                                           "--system-include",
-                                           "-include",
-                                           "--pre-include",
-                                           "-iquote",
-                                           "-D",
-                                           "--define-macro",
-                                           "-U",
-                                           "--undefine-macro",
-                                           "-Xcompiler",
-                                           "--compiler-options",
-                                           "-Xptxas",
-                                           "--ptxas-options",
-                                           "-Xlinker",
-                                           "--linker-options",
-                                           "-Xnvlink",
-                                           "--nvlink-options",
-                                           "-Xarchive",
-                                           "--archive-options",
-                                           "-ccbin",
-                                           "--compiler-bindir",
-                                           "-arch",
-                                           "--gpu-architecture",
-                                           "-code",
-                                           "--gpu-code",
-                                           "-gencode",
-                                           "--generate-code",
-                                           "--options-file",
-                                           "-optf",
-                                           "-std",
-                                           "--std",
-                                           "-L",
-                                           "--library-path",
-                                           "-l",
-                                           "--library",
-                                           "-odir",
-                                           "--output-directory",
-                                           "-maxrregcount",
-                                           "--maxrregcount",
-                                           "--keep-dir",
-                                           "-keep-dir",
-                                           "-time",
-                                           "--time",
-                                           "-rdc",
-                                           "--relocatable-device-code",
-                                           "-t",
-                                           "--threads",
-                                           "-split-compile",
-                                           "--split-compile",
-                                           "-Xcudafe",
-                                           "-diag-suppress",
-                                           "--diag-suppress",
-                                           "-diag-error",
-                                           "--diag-error",
-                                           "-diag-warn",
-                                           "--diag-warn",
-                                           "-default-stream",
-                                           "--default-stream",
-                                           "-cudart",
-                                           "--cudart",
-                                           "-ftz",
-                                           "--ftz",
-                                           "-prec-div",
-                                           "--prec-div",
-                                           "-prec-sqrt",
-                                           "--prec-sqrt",
-                                           "-fmad",
-                                           "--fmad",
-                                           "-use_fast_math",
-                                           "-lineinfo",
-                                           "-Werror",
-                                           "--Werror",
-                                           "-ext-lambda",
-                                           "-expt-relaxed-constexpr",
-                                           "-G",
-                                           "-g"};
-// (The last few never take a value; listing them here is harmless because
-// they are only consulted for options followed by a separate value below.)
-const std::set<std::string> kFlagsOnly = {"-ftz",
-                                          "--ftz",
-                                          "-prec-div",
-                                          "--prec-div",
-                                          "-prec-sqrt",
-                                          "--prec-sqrt",
-                                          "-fmad",
-                                          "--fmad",
-                                          "-use_fast_math",
-                                          "-lineinfo",
-                                          "-Werror",
-                                          "--Werror",
-                                          "-ext-lambda",
-                                          "-expt-relaxed-constexpr",
-                                          "-G",
-                                          "-g"};
 
 // Dropped together with their value: outputs, dependency files, GPU targets.
 const std::set<std::string> kDropWithValue = {"-o",
@@ -253,7 +147,7 @@ Option read_option(const std::vector<std::string>& in, size_t i) {
         break;
       }
   }
-  o.separate = !o.joined && kTakesValue.count(o.opt) && !kFlagsOnly.count(o.opt) && i + 1 < in.size();
+  o.separate = !o.joined && nvcc_takes_value(o.opt) && i + 1 < in.size();
   if (o.separate) o.value = in[i + 1];
   return o;
 }

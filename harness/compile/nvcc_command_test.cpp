@@ -81,6 +81,29 @@ TEST(NvccCommand, CubinForOneArchWithShadowedPaths) {
   EXPECT_EQ(*(o + 1), "/cache/out.cubin");
 }
 
+// nvcc's boolean and list options take their value as the next argument:
+// "-ftz true" and "-Werror all-warnings" reach the candidate's compile as
+// pairs (read as flags, "true" was a second source file to nvcc).
+TEST(NvccCommand, OptionsWithASeparateValueKeepIt) {
+  auto cc = cmake_style();
+  for (const char* a : {"all-warnings", "-Werror", "true", "-ftz", "false", "-prec-div"})
+    cc.arguments.insert(cc.arguments.begin() + 1, a);
+  NvccCommandSpec spec;
+  spec.sm = "90";
+  spec.output = "out.cubin";
+  auto argv = nvcc_command(cc, spec);
+  ASSERT_TRUE(argv) << argv.error().message;
+  auto pair = [&](const std::string& a, const std::string& b) {
+    for (size_t i = 0; i + 1 < argv->size(); ++i)
+      if ((*argv)[i] == a && (*argv)[i + 1] == b) return true;
+    return false;
+  };
+  EXPECT_TRUE(pair("-prec-div", "false"));
+  EXPECT_TRUE(pair("-ftz", "true"));
+  EXPECT_TRUE(pair("-Werror", "all-warnings"));
+  EXPECT_EQ(argv->back(), "/proj/src/ops.cu");
+}
+
 TEST(NvccCommand, ObjectAndDependencyModes) {
   NvccCommandSpec spec;
   spec.sm = "80";
