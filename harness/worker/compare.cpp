@@ -62,6 +62,62 @@ uint64_t count_changed_bytes(std::string_view before, std::string_view after) {
   return n + (std::max(before.size(), after.size()) - len);
 }
 
+namespace {
+
+/// Root mean square of the finite values of a float buffer: the scale a
+/// relative error is measured against where values are near zero.
+double reference_rms(const unsigned char* e, const DType& dtype, uint64_t lanes) {
+  std::vector<double> sums(16, 0.0);
+  std::vector<uint64_t> counts(16, 0);
+  parallel_chunks(lanes, [&](unsigned t, uint64_t b, uint64_t end) {
+    double s = 0;
+    uint64_t c = 0;
+    for (uint64_t i = b; i < end; ++i) {
+      double v = load_lane(e, dtype.kind, i);
+      if (std::isfinite(v)) {
+        s += v * v;
+        ++c;
+      }
+    }
+    sums[t] = s;
+    counts[t] = c;
+  });
+  double s = 0;
+  uint64_t c = 0;
+  for (int t = 0; t < 16; ++t) {
+    s += sums[t];
+    c += counts[t];
+  }
+  return c ? std::sqrt(s / static_cast<double>(c)) : 0;
+}
+
+/// What one thread's share of the lanes found.
+struct LanesFound {
+  uint64_t mismatches = 0, poison = 0;
+  double max_abs = 0, max_rel = 0;
+  int64_t first = -1;
+};
+
+/// Whether float lane values differ beyond the tolerance (NaN must stay NaN,
+/// an infinity the same infinity), recording the errors in `found`.
+bool float_lane_differs(double ev, double gv, double rms, const Tolerance& tolerance, LanesFound& found) {
+  bool bad;
+  if (std::isnan(ev)) bad = !std::isnan(gv);
+  else if (std::isinf(ev)) bad = gv != ev;
+  else if (!std::isfinite(gv)) bad = true;
+  else {
+    double err = std::fabs(gv - ev);
+    double rel = err / std::max({std::fabs(ev), rms, 1e-300});
+    found.max_abs = std::max(found.max_abs, err);
+    found.max_rel = std::max(found.max_rel, rel);
+    bad = err > tolerance.atol + tolerance.rtol * std::max(std::fabs(ev), rms);
+  }
+  if (bad && std::isfinite(ev) && !std::isfinite(gv)) found.max_rel = INFINITY;
+  return bad;
+}
+
+}  // namespace
+
 BufferComparison compare_buffer(std::string_view expected, std::string_view got, const DType& dtype,
                                 const Tolerance& tolerance, std::optional<uint8_t> poison) {
   BufferComparison r;
@@ -76,68 +132,20 @@ BufferComparison compare_buffer(std::string_view expected, std::string_view got,
   const auto* g = reinterpret_cast<const unsigned char*>(got.data());
   r.elements = lanes;
   const bool floating = dtype.is_float();
+  const double rms = floating ? reference_rms(e, dtype, lanes) : 0;
 
-  // Scale of the reference: root mean square of its finite values.
-  double rms = 0;
-  if (floating) {
-    std::vector<double> sums(16, 0.0);
-    std::vector<uint64_t> counts(16, 0);
-    parallel_chunks(lanes, [&](unsigned t, uint64_t b, uint64_t end) {
-      double s = 0;
-      uint64_t c = 0;
-      for (uint64_t i = b; i < end; ++i) {
-        double v = load_lane(e, dtype.kind, i);
-        if (std::isfinite(v)) {
-          s += v * v;
-          ++c;
-        }
-      }
-      sums[t] = s;
-      counts[t] = c;
-    });
-    double s = 0;
-    uint64_t c = 0;
-    for (int t = 0; t < 16; ++t) {
-      s += sums[t];
-      c += counts[t];
-    }
-    rms = c ? std::sqrt(s / static_cast<double>(c)) : 0;
-  }
-
-  struct Part {
-    uint64_t mismatches = 0, poison = 0;
-    double max_abs = 0, max_rel = 0;
-    int64_t first = -1;
-  };
-  std::vector<Part> parts(16);
+  std::vector<LanesFound> parts(16);
   parallel_chunks(lanes, [&](unsigned t, uint64_t b, uint64_t end) {
-    Part& p = parts[t];
+    LanesFound& p = parts[t];
     for (uint64_t i = b; i < end; ++i) {
       const unsigned char* ei = e + i * lane;
       const unsigned char* gi = g + i * lane;
       if (std::memcmp(ei, gi, lane) == 0) continue;
-      bool bad;
-      if (!floating) {
-        bad = true;
-      } else {
-        double ev = load_lane(e, dtype.kind, i), gv = load_lane(g, dtype.kind, i);
-        if (std::isnan(ev)) bad = !std::isnan(gv);
-        else if (std::isinf(ev)) bad = gv != ev;
-        else if (!std::isfinite(gv)) bad = true;
-        else {
-          double err = std::fabs(gv - ev);
-          double rel = err / std::max({std::fabs(ev), rms, 1e-300});
-          p.max_abs = std::max(p.max_abs, err);
-          p.max_rel = std::max(p.max_rel, rel);
-          bad = err > tolerance.atol + tolerance.rtol * std::max(std::fabs(ev), rms);
-        }
-        if (bad && std::isfinite(ev) && !std::isfinite(gv)) p.max_rel = INFINITY;
-      }
-      if (bad) {
-        if (p.first < 0) p.first = static_cast<int64_t>(i);
-        ++p.mismatches;
-        if (poison && lane_is_poison(gi, lane, *poison)) ++p.poison;
-      }
+      if (floating && !float_lane_differs(load_lane(e, dtype.kind, i), load_lane(g, dtype.kind, i), rms, tolerance, p))
+        continue;
+      if (p.first < 0) p.first = static_cast<int64_t>(i);
+      ++p.mismatches;
+      if (poison && lane_is_poison(gi, lane, *poison)) ++p.poison;
     }
   });
   for (const auto& p : parts) {
