@@ -207,54 +207,41 @@ Expected<bool> CompileService::device_link(const CompileCommand& command, const 
   return r->status.success();
 }
 
-Expected<CompileResult> CompileService::run(const CompileRequest& request, const std::string& key,
-                                            const std::string& content,
-                                            const std::optional<std::vector<fs::path>>& link_objects) {
-  const Kernel& kernel = *request.kernel;
-  fs::path dir = options_.cache_dir / key.substr(0, 2);
-  fs::path output = dir / (key + extension(request.mode));
-  fs::path fail = dir / (key + ".fail");
+std::optional<CompileResult> CompileService::cached(const fs::path& dir, const std::string& key, CompileMode mode) {
+  std::error_code ec;
   CompileResult result;
   result.key = key;
-  std::error_code ec;
-  if (fs::exists(output, ec)) {
+  result.cached = true;
+  if (fs::path output = dir / (key + extension(mode)); fs::exists(output, ec)) {
     {
       std::lock_guard lock(mutex_);
       ++stats_.cached;
     }
     result.ok = true;
-    result.cached = true;
     result.output = output;
     if (auto log = read_file(dir / (key + ".log"))) result.log = *log;
     return result;
   }
-  if (fs::exists(fail, ec)) {
-    result.cached = true;
+  if (fs::path fail = dir / (key + ".fail"); fs::exists(fail, ec)) {
     if (auto log = read_file(fail)) result.log = *log;
     return result;
   }
+  return std::nullopt;
+}
 
-  slots_.acquire();
-  struct Release {
-    std::counting_semaphore<1024>& s;
-    ~Release() { s.release(); }
-  } release{slots_};
-
-  auto shadow = ShadowTree::create(options_.cache_dir / "tmp", request.source_root, kernel.file, content);
-  if (!shadow) return shadow.error();
-  fs::path tmp_out = shadow->root() / ("out" + std::string(extension(request.mode)));
-  fs::path deps = shadow->root() / "out.d";
+Expected<ProcessResult> CompileService::run_nvcc(const CompileRequest& request, const ShadowTree& shadow,
+                                                 const fs::path& output, const fs::path& deps, CompileResult& result) {
+  const Kernel& kernel = *request.kernel;
   NvccCommandSpec spec;
   spec.sm = request.sm;
   spec.mode = request.mode;
-  spec.output = tmp_out;
+  spec.output = output;
   spec.source_root = request.source_root;
-  spec.shadow_root = shadow->root();
+  spec.shadow_root = shadow.root();
   spec.nvcc = options_.nvcc;
   spec.dependency_file = deps;
   auto argv = nvcc_command(*kernel.compile, spec);
   if (!argv) return argv.error();
-
   ProcessOptions run_options;
   run_options.cwd = kernel.compile->directory;
   run_options.timeout = options_.timeout;
@@ -267,31 +254,63 @@ Expected<CompileResult> CompileService::run(const CompileRequest& request, const
     stats_.seconds[static_cast<int>(request.mode)] += result.seconds;
   }
   if (!r) return r.error();
-  result.log = replace_all(r->output, shadow->root().string(), absolute_normal(request.source_root).string());
+  result.log = replace_all(r->output, shadow.root().string(), absolute_normal(request.source_root).string());
   if (r->status.timed_out())
     return Error{fmt::format("nvcc did not finish within {} s for kernel {}", options_.timeout.count(), kernel.id)};
   if (r->status.kind == ExitStatus::Kind::Signaled)
     return Error{fmt::format("nvcc was {} while compiling kernel {}", r->status.describe(), kernel.id)};
+  return r;
+}
 
+namespace {
+
+/// The patched file must really be what nvcc read: an error when the
+/// dependency file nvcc wrote names another path for it.
+Expected<void> read_the_patched_file(const CompileRequest& request, const ShadowTree& shadow, const fs::path& deps) {
+  const Kernel& kernel = *request.kernel;
+  auto dep_text = read_file(deps);
+  if (!dep_text) return {};
+  for (const auto& d : parse_make_deps(*dep_text))
+    if (absolute_normal(fs::path(kernel.compile->directory) / d) == absolute_normal(shadow.patched_file())) return {};
+  return Error{
+      fmt::format("the compile of kernel {} did not read the patched {}: the translation unit reaches "
+                  "that file by a path outside the source root {}",
+                  kernel.id, kernel.file, request.source_root.string())};
+}
+
+}  // namespace
+
+Expected<CompileResult> CompileService::run(const CompileRequest& request, const std::string& key,
+                                            const std::string& content,
+                                            const std::optional<std::vector<fs::path>>& link_objects) {
+  const Kernel& kernel = *request.kernel;
+  fs::path dir = options_.cache_dir / key.substr(0, 2);
+  if (auto hit = cached(dir, key, request.mode)) return *hit;
+
+  slots_.acquire();
+  struct Release {
+    std::counting_semaphore<1024>& s;
+    ~Release() { s.release(); }
+  } release{slots_};
+
+  auto shadow = ShadowTree::create(options_.cache_dir / "tmp", request.source_root, kernel.file, content);
+  if (!shadow) return shadow.error();
+  fs::path tmp_out = shadow->root() / ("out" + std::string(extension(request.mode)));
+  fs::path deps = shadow->root() / "out.d";
+  CompileResult result;
+  result.key = key;
+  auto r = run_nvcc(request, *shadow, tmp_out, deps, result);
+  if (!r) return r.error();
+
+  std::error_code ec;
   fs::create_directories(dir, ec);
+  fs::path fail = dir / (key + ".fail");
   if (!r->status.success()) {
     if (result.log.empty()) result.log = "nvcc failed with " + r->status.describe();
     (void)write_file_atomic(fail, result.log);
     return result;
   }
-  // The patched file must really be what nvcc read.
-  auto dep_text = read_file(deps);
-  if (dep_text) {
-    bool used = false;
-    for (const auto& d : parse_make_deps(*dep_text))
-      if (absolute_normal(fs::path(kernel.compile->directory) / d) == absolute_normal(shadow->patched_file()))
-        used = true;
-    if (!used)
-      return Error{
-          fmt::format("the compile of kernel {} did not read the patched {}: the translation unit reaches "
-                      "that file by a path outside the source root {}",
-                      kernel.id, kernel.file, request.source_root.string())};
-  }
+  if (auto read = read_the_patched_file(request, *shadow, deps); !read) return read.error();
   if (link_objects) {
     auto linked =
         device_link(*kernel.compile, request.sm, tmp_out, *link_objects, shadow->root() / "linked.cubin", result);
@@ -302,6 +321,7 @@ Expected<CompileResult> CompileService::run(const CompileRequest& request, const
     }
     tmp_out = shadow->root() / "linked.cubin";
   }
+  fs::path output = dir / (key + extension(request.mode));
   fs::path staged = dir / (key + ".tmp." + unique_name());
   fs::copy_file(tmp_out, staged, fs::copy_options::overwrite_existing, ec);
   if (!ec) fs::rename(staged, output, ec);

@@ -19,7 +19,9 @@
 #include "core/expected.h"
 #include "core/manifest.h"
 #include "core/nvcc_flags.h"
+#include "core/process.h"
 #include "harness/compile/nvcc_command.h"
+#include "harness/compile/shadow_tree.h"
 
 namespace stark::harness {
 
@@ -83,6 +85,14 @@ class CompileService {
   /// with them (the objects the key was made of).
   Expected<CompileResult> run(const CompileRequest& request, const std::string& key, const std::string& content,
                               const std::optional<std::vector<std::filesystem::path>>& link_objects);
+  /// The stored result of an earlier compile with this key (a success or a
+  /// failure), or nothing.
+  std::optional<CompileResult> cached(const std::filesystem::path& dir, const std::string& key, CompileMode mode);
+  /// nvcc on the shadow tree: its exit (a compile error is no Error), the
+  /// log with the shadow's paths put back; an Error when it hung or died.
+  Expected<ProcessResult> run_nvcc(const CompileRequest& request, const ShadowTree& shadow,
+                                   const std::filesystem::path& output, const std::filesystem::path& deps,
+                                   CompileResult& result);
   /// Links a relocatable cubin with the target's other objects into one a
   /// worker can load; false (with nvlink's words in result.log) when the
   /// link fails.
