@@ -168,106 +168,152 @@ std::string search_identity(const Team& team, const SearchOptions& options) {
   return identity.dump();
 }
 
-SearchOutcome run_search(const KernelBrief& brief, Team& team, Evaluator& evaluator, VariantValidator& validator,
-                         const SearchOptions& options) {
-  const Kernel& kernel = *brief.kernel;
-  std::mt19937_64 rng(options.seed ^ std::hash<std::string>{}(kernel.id));
-  SearchOutcome out{SearchTree(SearchNode{}), 0, {}, "", false};
+namespace {
 
-  const std::string run = search_identity(team, options);
+/// The saved state of this kernel's search when there is one for this
+/// source and run (`resumed` set, the generator restored), else a new one
+/// whose root is the original, evaluated.
+SearchState begin_search(const KernelBrief& brief, Evaluator& evaluator, const std::string& run,
+                         const SearchOptions& options, std::mt19937_64& rng, bool& resumed) {
+  const Kernel& kernel = *brief.kernel;
   const std::string source_hash = content_hash(brief.source);
-  std::optional<SearchState> state = load_search_state(options.state_file, kernel.id, source_hash, run);
-  if (state) {
+  if (auto state = load_search_state(options.state_file, kernel.id, source_hash, run)) {
     std::istringstream is(state->rng);
     is >> rng;
-    out.resumed = true;
-  } else {
-    SearchNode root;
-    root.role = NodeRole::Root;
-    root.strategy = "original";
-    root.variant = Variant{kernel.id, brief.source, {}};
-    apply_evaluation(root, evaluator.evaluate(kernel, root.variant));
-    state = SearchState{kernel.id, source_hash, run, SearchTree(root), rng_text(rng), {}, {}, 0, {}};
+    resumed = true;
+    return std::move(*state);
   }
-  auto save = [&] {
-    if (!options.state_file.empty()) (void)save_search_state(options.state_file, *state);
-  };
-  save();
-  SearchTree& tree = state->tree;
-  auto finish = [&](std::string why) {
-    out.tree = tree;
-    out.attempts = spent_attempts(tree, options.budget);
-    out.usage = state->usage;
-    out.stopped = std::move(why);
-    return out;
-  };
-  if (!tree.root().healthy()) return finish("baseline failed");
+  SearchNode root;
+  root.role = NodeRole::Root;
+  root.strategy = "original";
+  root.variant = Variant{kernel.id, brief.source, {}};
+  apply_evaluation(root, evaluator.evaluate(kernel, root.variant));
+  return SearchState{kernel.id, source_hash, run, SearchTree(root), rng_text(rng), {}, {}, 0, {}};
+}
 
-  auto start = Clock::now();
-  Deadline deadline;
-  if (options.time_limit) deadline = start + std::chrono::duration_cast<Clock::duration>(*options.time_limit);
-  auto limit_reached = [&]() -> std::optional<std::string> {
-    if (options.max_cost_usd && state->usage.cost_usd >= *options.max_cost_usd) return "cost limit";
-    if (options.time_limit && Clock::now() - start >= *options.time_limit) return "time limit";
+/// The search's loop over a started state: selects nodes while there is
+/// room (in flight, in the budget, and, replaying, in turn), expands them on
+/// their own threads, and commits each expansion as the recorded order (or,
+/// past it, the finishing order) says, saving the state after each step.
+class SearchLoop {
+ public:
+  SearchLoop(const KernelBrief& brief, Team& team, Evaluator& evaluator, VariantValidator& validator,
+             const SearchOptions& options, SearchState& state, std::mt19937_64& rng)
+      : options_(options),
+        state_(state),
+        rng_(rng),
+        start_(Clock::now()),
+        scripted_(state.order.size()),
+        expander_{brief, team, evaluator, validator, options.rules, deadline(), options.temperatures, &ledger_},
+        flights_(expander_) {
+    for (const auto& n : state_.tree.nodes())
+      if (n.id == 0 || was_evaluated(n)) ledger_.add_node(candidate_key(n.variant), n.id);
+    for (const auto& p : state_.pending) flights_.launch(p, state_.tree);  // in flight when the search was interrupted
+  }
+
+  /// Searches until the budget, a limit or the tree says stop; why it stopped.
+  std::string run() {
+    std::optional<std::string> stop;
+    for (;;) {
+      select_while_room(stop);
+      if (flights_.empty()) {
+        if (spent_attempts(state_.tree, options_.budget) >= options_.budget) return "budget";
+        if (stop) return *stop;
+        return "nothing left to expand";
+      }
+      commit_next();
+    }
+  }
+
+ private:
+  Deadline deadline() const {
+    if (!options_.time_limit) return {};
+    return start_ + std::chrono::duration_cast<Clock::duration>(*options_.time_limit);
+  }
+
+  std::optional<std::string> limit_reached() const {
+    if (options_.max_cost_usd && state_.usage.cost_usd >= *options_.max_cost_usd) return "cost limit";
+    if (options_.time_limit && Clock::now() - start_ >= *options_.time_limit) return "time limit";
     return std::nullopt;
-  };
-  // Where the recorded order (a replay, or this state's own history) says
-  // what comes next; past its end the search decides for itself.
-  const std::vector<OrderEvent>& script = options.replay;
-  size_t scripted = state->order.size();
-  auto next_scripted = [&]() -> std::optional<OrderEvent> {
-    return scripted < script.size() ? std::optional(script[scripted]) : std::nullopt;
-  };
+  }
 
-  CandidateLedger ledger;
-  for (const auto& n : tree.nodes())
-    if (n.id == 0 || was_evaluated(n)) ledger.add_node(candidate_key(n.variant), n.id);
-  Expander expander{brief, team, evaluator, validator, options.rules, deadline, options.temperatures, &ledger};
-  Flights flights(expander);
-  for (const auto& p : state->pending) flights.launch(p, tree);  // in flight when the search was interrupted
-  std::optional<std::string> stop;
-  for (;;) {
-    // Select while there is room: in flight, in the budget, and (replaying) in turn.
+  /// What the recorded order (a replay, or this state's own history) says
+  /// comes next; past its end the search decides for itself.
+  std::optional<OrderEvent> next_scripted() const {
+    const std::vector<OrderEvent>& script = options_.replay;
+    return scripted_ < script.size() ? std::optional(script[scripted_]) : std::nullopt;
+  }
+
+  void save() {
+    if (!options_.state_file.empty()) (void)save_search_state(options_.state_file, state_);
+  }
+
+  void select_while_room(std::optional<std::string>& stop) {
     while (!stop) {
-      int attempts = spent_attempts(tree, options.budget);
-      if (attempts + static_cast<int>(flights.size()) >= options.budget) break;
-      if (static_cast<int>(flights.size()) >= std::max(options.parallel, 1)) break;
+      int attempts = spent_attempts(state_.tree, options_.budget);
+      if (attempts + static_cast<int>(flights_.size()) >= options_.budget) break;
+      if (static_cast<int>(flights_.size()) >= std::max(options_.parallel, 1)) break;
       if (auto next = next_scripted(); next && next->kind != OrderEvent::Select) break;
       if ((stop = limit_reached())) break;
-      std::map<int, int> in_flight = flights.per_node();
-      auto sel = select_node(tree, options.rules, rng, in_flight);
+      std::map<int, int> in_flight = flights_.per_node();
+      auto sel = select_node(state_.tree, options_.rules, rng_, in_flight);
       if (!sel) break;
       sel->proposal = in_flight[sel->node];
-      InFlight p{*sel, state->next_seq++, tree.size()};
-      state->pending.push_back(p);
-      state->order.push_back({OrderEvent::Select, p.seq});
-      ++scripted;
-      state->rng = rng_text(rng);
+      InFlight p{*sel, state_.next_seq++, state_.tree.size()};
+      state_.pending.push_back(p);
+      state_.order.push_back({OrderEvent::Select, p.seq});
+      ++scripted_;
+      state_.rng = rng_text(rng_);
       save();
-      flights.launch(p, tree);
+      flights_.launch(p, state_.tree);
     }
-    if (flights.empty()) {
-      if (spent_attempts(tree, options.budget) >= options.budget) return finish("budget");
-      if (stop) return finish(*stop);
-      return finish("nothing left to expand");
-    }
+  }
+
+  /// Waits for the expansion the order names (any, past the order) and adds its node.
+  void commit_next() {
     std::optional<int> wanted;
     if (auto next = next_scripted(); next && next->kind == OrderEvent::Commit) {
-      if (flights.has(next->seq)) wanted = next->seq;
-      else scripted = script.size();  // a script this search cannot follow: decide alone from here
+      if (flights_.has(next->seq)) wanted = next->seq;
+      else scripted_ = options_.replay.size();  // a script this search cannot follow: decide alone from here
     }
-    auto [pending, result] = flights.take(wanted);
+    auto [pending, result] = flights_.take(wanted);
     auto& [node, usage] = result;
     node.temperature_dropped = usage.temperature_dropped;
-    add_usage(state->usage, usage);
-    int id = tree.add(std::move(node));
-    ledger.settle(pending.seq, id);
-    std::erase_if(state->pending, [&](const InFlight& p) { return p.seq == pending.seq; });
-    state->order.push_back({OrderEvent::Commit, pending.seq});
-    ++scripted;
+    add_usage(state_.usage, usage);
+    int id = state_.tree.add(std::move(node));
+    ledger_.settle(pending.seq, id);
+    std::erase_if(state_.pending, [&](const InFlight& p) { return p.seq == pending.seq; });
+    state_.order.push_back({OrderEvent::Commit, pending.seq});
+    ++scripted_;
     save();
-    if (options.on_node) options.on_node(tree, tree.node(id));
+    if (options_.on_node) options_.on_node(state_.tree, state_.tree.node(id));
   }
+
+  const SearchOptions& options_;
+  SearchState& state_;
+  std::mt19937_64& rng_;
+  Clock::time_point start_;
+  size_t scripted_;
+  CandidateLedger ledger_;
+  Expander expander_;
+  Flights flights_;
+};
+
+}  // namespace
+
+SearchOutcome run_search(const KernelBrief& brief, Team& team, Evaluator& evaluator, VariantValidator& validator,
+                         const SearchOptions& options) {
+  std::mt19937_64 rng(options.seed ^ std::hash<std::string>{}(brief.kernel->id));
+  SearchOutcome out{SearchTree(SearchNode{}), 0, {}, "", false};
+  SearchState state = begin_search(brief, evaluator, search_identity(team, options), options, rng, out.resumed);
+  if (!options.state_file.empty()) (void)save_search_state(options.state_file, state);
+  std::string stopped = "baseline failed";
+  if (state.tree.root().healthy()) stopped = SearchLoop(brief, team, evaluator, validator, options, state, rng).run();
+  out.tree = state.tree;
+  out.attempts = spent_attempts(state.tree, options.budget);
+  out.usage = state.usage;
+  out.stopped = std::move(stopped);
+  return out;
 }
 
 }  // namespace stark
