@@ -101,6 +101,20 @@ class Session {
   EvaluateReply run_once(const EvaluateRequest& request);
   Expected<ReplayCapture*> replay(const CaptureStore& store, const Capture& capture, bool guard_zones = true);
   Expected<Analysis*> analyse(Target& t, CUmodule baseline_module, const std::string& cubin, const EvaluateRequest& r);
+  /// Each buffer's type, tolerance (the request's over the type's default),
+  /// name (the parameters pointing there) and whether a non-const pointer
+  /// reaches it.
+  static std::vector<BufferInfo> buffer_info(const Target& t, const EvaluateRequest& r);
+  /// Why the original's result on the captured inputs is no reference: it
+  /// wrote outside a buffer, or differs from what the capture recorded; ""
+  /// when it reproduces it.
+  static std::string does_not_reproduce(const Target& t, const Analysis& a, const Memory& normal);
+  /// The original once on the captured inputs, timed (`launch_ms`): its
+  /// result, or why it could not run (a fault makes the worker exit).
+  Expected<Memory> run_original_timed(Target& t, CUmodule bm, const EvaluateRequest& r, double& launch_ms);
+  /// The writable buffers the original never reads (poisoned alone, its
+  /// result does not change) into `a.unread`, and its reference result.
+  Expected<void> find_unread(Target& t, CUmodule bm, const EvaluateRequest& r, Analysis& a, const Memory& normal);
   /// The original at a smaller size (`a.other`), or why not (`a.no_other`).
   /// An error only when the original faulted there (the worker must exit).
   Expected<void> analyse_other_size(Target& t, CUmodule bm, Analysis& a, const EvaluateRequest& r);

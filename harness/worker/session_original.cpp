@@ -55,36 +55,66 @@ Session::Ran Session::run(Target& t, bool variant, const ReplayInputs& inputs, C
   return ran;
 }
 
-Expected<Session::Analysis*> Session::analyse(Target& t, CUmodule bm, const std::string& cubin,
-                                              const EvaluateRequest& r) {
+std::vector<BufferInfo> Session::buffer_info(const Target& t, const EvaluateRequest& r) {
   const Capture& c = t.replay->capture();
-  std::string key = t.replay->key() + "\n" + cubin;
-  if (auto it = analyses_.find(key); it != analyses_.end()) return &it->second;
-  Analysis a;
-  size_t n = t.replay->buffer_count();
-  a.info.resize(n);
-  for (size_t b = 0; b < n; ++b) {
-    a.info[b].dtype = t.replay->dtype(static_cast<int>(b));
-    a.info[b].tolerance = default_tolerance(a.info[b].dtype.kind);
-    if (r.rtol) a.info[b].tolerance.rtol = *r.rtol;
-    if (r.atol) a.info[b].tolerance.atol = *r.atol;
-    a.info[b].writable = false;
+  std::vector<BufferInfo> info(t.replay->buffer_count());
+  for (size_t b = 0; b < info.size(); ++b) {
+    info[b].dtype = t.replay->dtype(static_cast<int>(b));
+    info[b].tolerance = default_tolerance(info[b].dtype.kind);
+    if (r.rtol) info[b].tolerance.rtol = *r.rtol;
+    if (r.atol) info[b].tolerance.atol = *r.atol;
+    info[b].writable = false;
   }
   for (size_t i = 0; i < c.args.size(); ++i) {
     if (!c.args[i].buffer) continue;
-    auto& bi = a.info[static_cast<size_t>(*c.args[i].buffer)];
+    auto& bi = info[static_cast<size_t>(*c.args[i].buffer)];
     bi.name += (bi.name.empty() ? "" : "/") + c.args[i].name;
     if (!(*t.params)[i].is_const) bi.writable = true;
   }
-  for (size_t b = 0; b < n; ++b)
-    if (!a.info[b].writable) a.read_only.insert(static_cast<int>(b));
+  return info;
+}
 
-  // The original on the captured inputs, timed once for the watchdog.
-  CUevent start = nullptr, stop = nullptr;
+std::string Session::does_not_reproduce(const Target& t, const Analysis& a, const Memory& normal) {
+  const Capture& c = t.replay->capture();
+  for (size_t b = 0; b < a.info.size(); ++b) {
+    if (!normal.guard_damage[b].empty())
+      return fmt::format(
+          "capture {}: the original kernel writes outside {} ({}): the capture does not hold all the "
+          "memory it uses (a pool allocator, or an offset the manifest does not know)",
+          c.id, a.info[b].name, normal.guard_damage[b]);
+    if (const auto& after = t.replay->after(static_cast<int>(b))) {
+      auto cmp = compare_buffer(*after, normal.buffers[b], a.info[b].dtype, a.info[b].tolerance);
+      if (!cmp.ok)
+        return fmt::format(
+            "capture {}: the original kernel does not reproduce the captured result ({}); it may "
+            "read memory the capture does not hold (pointers inside structs, textures, variables "
+            "of other files) or be nondeterministic beyond tolerance",
+            c.id, cmp.describe(a.info[b].name));
+    }
+  }
+  for (size_t g = 0; g < t.replay->global_count() && g < normal.globals.size(); ++g) {
+    const auto& after = t.replay->global_after(g);
+    if (after && normal.globals[g] && *after != *normal.globals[g])
+      return fmt::format("capture {}: the original kernel does not reproduce module variable {}", c.id,
+                         c.globals[g].name);
+  }
+  return "";
+}
+
+Expected<Memory> Session::run_original_timed(Target& t, CUmodule bm, const EvaluateRequest& r, double& launch_ms) {
+  const Capture& c = t.replay->capture();
   const CudaDriver& cu = gpu_->cu();
+  CUevent start = nullptr, stop = nullptr;
   cu.cuEventCreate(&start, CU_EVENT_DEFAULT);
   cu.cuEventCreate(&stop, CU_EVENT_DEFAULT);
-  Memory normal;
+  struct Events {  // destroyed on every way out
+    const CudaDriver& cu;
+    CUevent start, stop;
+    ~Events() {
+      cu.cuEventDestroy(start);
+      cu.cuEventDestroy(stop);
+    }
+  } events{cu, start, stop};
   ReplayInputs plain;
   if (auto ok = t.replay->prepare(plain, bm, true); !ok) return ok.error();
   cu.cuEventRecord(start, gpu_->stream());
@@ -93,51 +123,28 @@ Expected<Session::Analysis*> Session::analyse(Target& t, CUmodule bm, const std:
   if (e != CUDA_SUCCESS) {
     if (GpuContext::is_sticky(e)) must_exit_ = true;
     return Error{fmt::format("the original kernel cannot be launched on capture {} ({}): {}", c.id,
-                             t.baseline_dims.describe(), gpu_->cu().describe(e))};
+                             t.baseline_dims.describe(), cu.describe(e))};
   }
-  auto w = gpu_->wait(std::max(r.watchdog_seconds, 60.0));
+  const double limit = std::max(r.watchdog_seconds, 60.0);
+  auto w = gpu_->wait(limit);
   if (w.result != GpuContext::WaitResult::Done) {
     must_exit_ = true;
     return Error{w.result == GpuContext::WaitResult::Hang
-                     ? fmt::format("the original kernel did not finish on capture {} within {:.0f} s", c.id,
-                                   std::max(r.watchdog_seconds, 60.0))
+                     ? fmt::format("the original kernel did not finish on capture {} within {:.0f} s", c.id, limit)
                      : fmt::format("the original kernel crashed on capture {}: {}", c.id, cu.describe(w.error))};
   }
   float ms = 0;
   cu.cuEventElapsedTime(&ms, start, stop);
-  cu.cuEventDestroy(start);
-  cu.cuEventDestroy(stop);
-  a.launch_ms = ms;
+  launch_ms = ms;
   auto snap = t.replay->read(bm);
   if (!snap) return snap.error();
-  normal = to_memory(std::move(*snap));
+  return to_memory(std::move(*snap));
+}
 
-  for (size_t b = 0; b < n; ++b) {
-    if (!normal.guard_damage[b].empty())
-      a.problem = fmt::format(
-          "capture {}: the original kernel writes outside {} ({}): the capture does not hold all the "
-          "memory it uses (a pool allocator, or an offset the manifest does not know)",
-          c.id, a.info[b].name, normal.guard_damage[b]);
-    else if (const auto& after = t.replay->after(static_cast<int>(b))) {
-      auto cmp = compare_buffer(*after, normal.buffers[b], a.info[b].dtype, a.info[b].tolerance);
-      if (!cmp.ok)
-        a.problem = fmt::format(
-            "capture {}: the original kernel does not reproduce the captured result ({}); it may "
-            "read memory the capture does not hold (pointers inside structs, textures, variables "
-            "of other files) or be nondeterministic beyond tolerance",
-            c.id, cmp.describe(a.info[b].name));
-    }
-    if (!a.problem.empty()) break;
-  }
-  for (size_t g = 0; a.problem.empty() && g < t.replay->global_count() && g < normal.globals.size(); ++g) {
-    const auto& after = t.replay->global_after(g);
-    if (after && normal.globals[g] && *after != *normal.globals[g])
-      a.problem =
-          fmt::format("capture {}: the original kernel does not reproduce module variable {}", c.id, c.globals[g].name);
-  }
-  if (!a.problem.empty()) return &(analyses_[key] = std::move(a));
-
-  // Which writable buffers does the original never read? Poison each alone and look.
+Expected<void> Session::find_unread(Target& t, CUmodule bm, const EvaluateRequest& r, Analysis& a,
+                                    const Memory& normal) {
+  const Capture& c = t.replay->capture();
+  const size_t n = a.info.size();
   double wd = std::max(r.watchdog_seconds, 50 * a.launch_ms / 1000);
   Target probe = t;
   probe.analysis = nullptr;
@@ -153,22 +160,42 @@ Expected<Session::Analysis*> Session::analyse(Target& t, CUmodule bm, const std:
     if (unread(a.info, static_cast<int>(b), normal, poisoned, kPoison)) a.unread.insert(static_cast<int>(b));
   }
   a.reference = normal;
-  if (!a.unread.empty()) {
-    ReplayInputs in;
-    in.poisoned = a.unread;
-    Memory ref;
-    Ran ran = run(probe, false, in, bm, wd, &ref);
-    if (ran.result != GpuContext::WaitResult::Done || ran.launch_error)
-      return Error{fmt::format("the original kernel failed on capture {}: {}", c.id, ran.detail)};
-    bool consistent = true;
-    for (size_t b = 0; b < n; ++b)
-      if (!a.unread.count(static_cast<int>(b)) && ref.buffers[b] != normal.buffers[b] &&
-          !compare_buffer(normal.buffers[b], ref.buffers[b], a.info[b].dtype, a.info[b].tolerance).ok)
-        consistent = false;
-    if (consistent) a.reference = std::move(ref);
-    else a.unread.clear();
-  }
+  if (a.unread.empty()) return {};
+  // The reference is the original's result with every unread buffer poisoned, where that changes nothing else.
+  ReplayInputs in;
+  in.poisoned = a.unread;
+  Memory ref;
+  Ran ran = run(probe, false, in, bm, wd, &ref);
+  if (ran.result != GpuContext::WaitResult::Done || ran.launch_error)
+    return Error{fmt::format("the original kernel failed on capture {}: {}", c.id, ran.detail)};
+  bool consistent = true;
   for (size_t b = 0; b < n; ++b)
+    if (!a.unread.count(static_cast<int>(b)) && ref.buffers[b] != normal.buffers[b] &&
+        !compare_buffer(normal.buffers[b], ref.buffers[b], a.info[b].dtype, a.info[b].tolerance).ok)
+      consistent = false;
+  if (consistent) a.reference = std::move(ref);
+  else a.unread.clear();
+  return {};
+}
+
+Expected<Session::Analysis*> Session::analyse(Target& t, CUmodule bm, const std::string& cubin,
+                                              const EvaluateRequest& r) {
+  std::string key = t.replay->key() + "\n" + cubin;
+  if (auto it = analyses_.find(key); it != analyses_.end()) return &it->second;
+  Analysis a;
+  a.info = buffer_info(t, r);
+  for (size_t b = 0; b < a.info.size(); ++b)
+    if (!a.info[b].writable) a.read_only.insert(static_cast<int>(b));
+
+  // The original on the captured inputs, timed once for the watchdog.
+  auto normal = run_original_timed(t, bm, r, a.launch_ms);
+  if (!normal) return normal.error();
+  a.problem = does_not_reproduce(t, a, *normal);
+  if (!a.problem.empty()) return &(analyses_[key] = std::move(a));
+
+  // Which writable buffers does the original never read? Poison each alone and look.
+  if (auto found = find_unread(t, bm, r, a, *normal); !found) return found.error();
+  for (size_t b = 0; b < a.info.size(); ++b)
     a.before.push_back(a.unread.count(static_cast<int>(b))
                            ? std::string(t.replay->before(static_cast<int>(b)).size(), static_cast<char>(kPoison))
                            : t.replay->before(static_cast<int>(b)));
