@@ -36,85 +36,11 @@ class OptimizeCommand : public Command {
   CLI::App* add_to(CLI::App& app) override {
     auto* sub =
         app.add_subcommand("optimize", "Search faster variants of the marked kernels and prove them on the GPU");
-    sub->add_option("-p,--build-dir", build_dir_, "Build tree of the project")->required()->transform(absolute_path());
-    sub->add_option("--target", target_, "Only this CMake target's kernels");
-    sub->add_option("--config", config_, "Configuration of a multi-config build whose flags to use (Release, ...)");
-    sub->add_option("--manifest", manifest_, "Use this manifest instead of scanning")->transform(absolute_path());
-    sub->add_option("--kernel", kernels_, "Only this kernel id (repeat the option for several; see stark scan --list)")
-        ->allow_extra_args(false);
-    sub->add_option("--backend", backend_, "Who plays the plan/code/debug roles")
-        ->check(CLI::IsMember({"builtin", "openai", "anthropic", "command"}))
-        ->capture_default_str();
-    sub->add_option("--model", model_, "Model name for openai/anthropic (every role's, unless the role names its own)");
-    sub->add_option("--plan-model", plan_model_, "Model of the plan role (default: --model)");
-    sub->add_option("--code-model", code_model_, "Model of the code role (default: --model)");
-    sub->add_option("--debug-model", debug_model_, "Model of the debug role (default: --model)");
-    given_.plan_t = sub->add_option("--plan-temperature", plan_temperature_, "Temperature of the plan role")
-                        ->check(CLI::Range(0.0, 2.0))
-                        ->capture_default_str();
-    given_.code_t = sub->add_option("--code-temperature", code_temperature_, "Temperature of the code role")
-                        ->check(CLI::Range(0.0, 2.0))
-                        ->capture_default_str();
-    given_.debug_t = sub->add_option("--debug-temperature", debug_temperature_, "Temperature of the debug role")
-                         ->check(CLI::Range(0.0, 2.0))
-                         ->capture_default_str();
-    sub->add_option("--base-url", base_url_, "API endpoint (vLLM, llama.cpp, Ollama: http://host:port/v1)");
-    sub->add_option("--command", command_, "For --backend command: a program that reads a request on stdin");
-    sub->add_option("--budget", budget_, "Attempts per kernel (default: the annotation's, else 30)")
-        ->check(whole_number(1, 100000));
-    sub->add_option("--seed", seed_, "Seed of the search")->capture_default_str();
-    sub->add_option("--parallel", parallel_, "Candidates in flight at once (1: the paper's sequential loop)")
-        ->check(whole_number(1, 64))
-        ->capture_default_str();
-    given_.epsilon =
-        sub->add_option("--epsilon", rules_.epsilon, "Chance of exploring a random leaf instead of the fastest node")
-            ->check(CLI::Range(0.0, 1.0))
-            ->capture_default_str();
-    given_.n_root = sub->add_option("--n-root", rules_.n_root, "Children the original may have at most")
-                        ->check(whole_number(1, 1000))
-                        ->capture_default_str();
-    given_.n_child =
-        sub->add_option("--n-child", rules_.n_child, "A node whose children all failed is dropped past this many")
-            ->check(whole_number(0, 1000))
-            ->capture_default_str();
-    given_.top_r = sub->add_option("--top-r", rules_.top_r, "Fastest nodes the plan role is shown")
-                       ->check(whole_number(0, 100))
-                       ->capture_default_str();
-    sub->add_option("--out", out_, "Result directory (default: BUILD_DIR/stark/<target or all>)")
-        ->transform(absolute_path());
-    sub->add_option("--ncu", ncu_,
-                    "Nsight Compute for the profile facts every role sees (default: from PATH or the CUDA toolkit; "
-                    "off: none)");
-    sub->add_option("--executor", executor_,
-                    "Where GPU workers run: local (one per GPU here), slurm (srun --gres=gpu:1)")
-        ->check(CLI::IsMember({"local", "slurm"}))
-        ->capture_default_str();
-    sub->add_option("--workers", workers_, "GPU workers (default: one per local GPU / per GPU of the SLURM allocation)")
-        ->check(whole_number(1, 4096));
-    sub->add_option("--srun-arg", srun_args_,
-                    "Added to every srun of --executor slurm (repeatable), e.g. --partition=gpu");
-    sub->add_flag("--force", force_,
-                  "Search every kernel afresh: ignore the result cache, saved search states and stored LLM replies "
-                  "(every request is sent; the caches are refreshed)");
-    sub->add_option("--cache-dir", cache_dir_, "Result cache (default: $STARK_CACHE_DIR, else BUILD_DIR/.stark/cache)")
-        ->transform(absolute_path());
-    sub->add_flag("--no-cache", no_cache_, "Neither reuse nor store results or LLM replies (see stark cache --help)");
-    sub->add_flag("--dry-run", dry_run_,
-                  "Print each role's prompt for every kernel (plan, code, debug) as an LLM backend would get it; send "
-                  "nothing, evaluate nothing");
-    sub->add_option(
-           "--max-cost", max_cost_,
-           "Stop searching once the LLM calls cost this many USD (the models' prices must be known: see --price)")
-        ->check(CLI::NonNegativeNumber);
-    sub->add_option("--price", price_,
-                    "USD per million input and output tokens, for models or endpoints whose prices STARK does not know")
-        ->expected(2)
-        ->check(CLI::NonNegativeNumber);
-    sub->add_option("--llm-timeout", llm_timeout_, "Seconds one role's call may take, retries included")
-        ->check(CLI::PositiveNumber);
-    sub->add_option("--time-limit", time_limit_,
-                    "Wall-clock seconds per kernel (a call still running then is cut short)")
-        ->check(CLI::PositiveNumber);
+    add_input_options(sub);
+    add_role_options(sub);
+    add_search_options(sub);
+    add_run_options(sub);
+    add_cache_and_limit_options(sub);
     auto* quiet = sub->add_flag("-q,--quiet", quiet_, "Only warnings and errors");
     sub->add_flag("-v,--verbose", verbose_, "A line per attempt with its diagnostics")->excludes(quiet);
     sub->add_option("test_command", test_command_, "Command whose CUDA launches are captured (after --), e.g. ctest");
@@ -148,6 +74,105 @@ class OptimizeCommand : public Command {
         "  sbatch --gres=gpu:4 --ntasks=4 --wrap 'stark optimize -p build --executor slurm -- ctest --test-dir "
         "build'\n");
     return sub;
+  }
+
+  /// What to optimize: the build, its target and configuration, a manifest, kernels.
+  void add_input_options(CLI::App* sub) {
+    sub->add_option("-p,--build-dir", build_dir_, "Build tree of the project")->required()->transform(absolute_path());
+    sub->add_option("--target", target_, "Only this CMake target's kernels");
+    sub->add_option("--config", config_, "Configuration of a multi-config build whose flags to use (Release, ...)");
+    sub->add_option("--manifest", manifest_, "Use this manifest instead of scanning")->transform(absolute_path());
+    sub->add_option("--kernel", kernels_, "Only this kernel id (repeat the option for several; see stark scan --list)")
+        ->allow_extra_args(false);
+  }
+
+  /// Who plays the roles: the backend, its models, temperatures and endpoint.
+  void add_role_options(CLI::App* sub) {
+    sub->add_option("--backend", backend_, "Who plays the plan/code/debug roles")
+        ->check(CLI::IsMember({"builtin", "openai", "anthropic", "command"}))
+        ->capture_default_str();
+    sub->add_option("--model", model_, "Model name for openai/anthropic (every role's, unless the role names its own)");
+    sub->add_option("--plan-model", plan_model_, "Model of the plan role (default: --model)");
+    sub->add_option("--code-model", code_model_, "Model of the code role (default: --model)");
+    sub->add_option("--debug-model", debug_model_, "Model of the debug role (default: --model)");
+    given_.plan_t = sub->add_option("--plan-temperature", plan_temperature_, "Temperature of the plan role")
+                        ->check(CLI::Range(0.0, 2.0))
+                        ->capture_default_str();
+    given_.code_t = sub->add_option("--code-temperature", code_temperature_, "Temperature of the code role")
+                        ->check(CLI::Range(0.0, 2.0))
+                        ->capture_default_str();
+    given_.debug_t = sub->add_option("--debug-temperature", debug_temperature_, "Temperature of the debug role")
+                         ->check(CLI::Range(0.0, 2.0))
+                         ->capture_default_str();
+    sub->add_option("--base-url", base_url_, "API endpoint (vLLM, llama.cpp, Ollama: http://host:port/v1)");
+    sub->add_option("--command", command_, "For --backend command: a program that reads a request on stdin");
+  }
+
+  /// The tree search: budget, seed, parallelism and the paper's hyperparameters.
+  void add_search_options(CLI::App* sub) {
+    sub->add_option("--budget", budget_, "Attempts per kernel (default: the annotation's, else 30)")
+        ->check(whole_number(1, 100000));
+    sub->add_option("--seed", seed_, "Seed of the search")->capture_default_str();
+    sub->add_option("--parallel", parallel_, "Candidates in flight at once (1: the paper's sequential loop)")
+        ->check(whole_number(1, 64))
+        ->capture_default_str();
+    given_.epsilon =
+        sub->add_option("--epsilon", rules_.epsilon, "Chance of exploring a random leaf instead of the fastest node")
+            ->check(CLI::Range(0.0, 1.0))
+            ->capture_default_str();
+    given_.n_root = sub->add_option("--n-root", rules_.n_root, "Children the original may have at most")
+                        ->check(whole_number(1, 1000))
+                        ->capture_default_str();
+    given_.n_child =
+        sub->add_option("--n-child", rules_.n_child, "A node whose children all failed is dropped past this many")
+            ->check(whole_number(0, 1000))
+            ->capture_default_str();
+    given_.top_r = sub->add_option("--top-r", rules_.top_r, "Fastest nodes the plan role is shown")
+                       ->check(whole_number(0, 100))
+                       ->capture_default_str();
+  }
+
+  /// Where results go and where GPU workers run.
+  void add_run_options(CLI::App* sub) {
+    sub->add_option("--out", out_, "Result directory (default: BUILD_DIR/stark/<target or all>)")
+        ->transform(absolute_path());
+    sub->add_option("--ncu", ncu_,
+                    "Nsight Compute for the profile facts every role sees (default: from PATH or the CUDA toolkit; "
+                    "off: none)");
+    sub->add_option("--executor", executor_,
+                    "Where GPU workers run: local (one per GPU here), slurm (srun --gres=gpu:1)")
+        ->check(CLI::IsMember({"local", "slurm"}))
+        ->capture_default_str();
+    sub->add_option("--workers", workers_, "GPU workers (default: one per local GPU / per GPU of the SLURM allocation)")
+        ->check(whole_number(1, 4096));
+    sub->add_option("--srun-arg", srun_args_,
+                    "Added to every srun of --executor slurm (repeatable), e.g. --partition=gpu");
+  }
+
+  /// The caches, a dry run, and the cost and time limits.
+  void add_cache_and_limit_options(CLI::App* sub) {
+    sub->add_flag("--force", force_,
+                  "Search every kernel afresh: ignore the result cache, saved search states and stored LLM replies "
+                  "(every request is sent; the caches are refreshed)");
+    sub->add_option("--cache-dir", cache_dir_, "Result cache (default: $STARK_CACHE_DIR, else BUILD_DIR/.stark/cache)")
+        ->transform(absolute_path());
+    sub->add_flag("--no-cache", no_cache_, "Neither reuse nor store results or LLM replies (see stark cache --help)");
+    sub->add_flag("--dry-run", dry_run_,
+                  "Print each role's prompt for every kernel (plan, code, debug) as an LLM backend would get it; send "
+                  "nothing, evaluate nothing");
+    sub->add_option(
+           "--max-cost", max_cost_,
+           "Stop searching once the LLM calls cost this many USD (the models' prices must be known: see --price)")
+        ->check(CLI::NonNegativeNumber);
+    sub->add_option("--price", price_,
+                    "USD per million input and output tokens, for models or endpoints whose prices STARK does not know")
+        ->expected(2)
+        ->check(CLI::NonNegativeNumber);
+    sub->add_option("--llm-timeout", llm_timeout_, "Seconds one role's call may take, retries included")
+        ->check(CLI::PositiveNumber);
+    sub->add_option("--time-limit", time_limit_,
+                    "Wall-clock seconds per kernel (a call still running then is cut short)")
+        ->check(CLI::PositiveNumber);
   }
 
   int run() override {
