@@ -222,6 +222,69 @@ bool matches(std::string_view content, const std::optional<ByteRange>& range, co
          content.substr(static_cast<size_t>(range->begin), static_cast<size_t>(range->end - range->begin)) == *text;
 }
 
+/// The launch's shared-memory size as C++ at the site; where it may pass
+/// 48 KB, wrapped in the cudaFuncSetAttribute call that opts the kernel in.
+Expected<std::string> shared_memory_bytes(const Kernel& kernel, const Launch& site, const std::string& shmem,
+                                          const SiteNames& names, std::string_view content) {
+  auto e = LaunchExpr::parse(shmem);
+  if (!e) return Error{fmt::format("launch shmem: {}", e.error().message)};
+  auto s = render_cpp(*e, names);
+  if (!s) return Error{fmt::format("launch shmem '{}': {}", shmem, s.error().message)};
+  std::string bytes = *s;
+  // Opt in to more than 48 KB unless the size is a constant within it.
+  auto constant = e->evaluate([](std::string_view) -> std::optional<int64_t> { return std::nullopt; });
+  if (constant && *constant <= kDefaultSharedMemoryLimit) return bytes;
+  std::optional<Span> callee;
+  if (site.kind == LaunchKind::Chevron) {
+    callee = chevron_callee(content, static_cast<size_t>(site.config_range.begin));
+  } else if (site.grid_range) {
+    auto head = call_head_before(content, static_cast<size_t>(site.grid_range->begin));
+    if (head && (head->function == "cudaLaunchKernel" || head->function == "cudaLaunchCooperativeKernel"))
+      callee = head->first_argument;
+  }
+  if (!callee)
+    return Error{
+        fmt::format("its shared memory ({}) may exceed 48 KB, and the kernel expression of the launch "
+                    "could not be found to insert cudaFuncSetAttribute",
+                    shmem)};
+  std::string kernel_expr(content.substr(callee->begin, callee->end - callee->begin));
+  if (site.kind == LaunchKind::Chevron && !kernel.id.empty() && kernel.id.back() == ')') {
+    // Overloaded: name the one launched (a template's arguments already do).
+    if (kernel.is_template)
+      return Error{
+          "its shared memory may exceed 48 KB, and cudaFuncSetAttribute cannot name one overload of a "
+          "kernel template"};
+    std::vector<std::string> types;
+    for (const auto& p : kernel.params) {
+      if (!type_text(p.type))
+        return Error{fmt::format("the manifest's type of parameter '{}' is not a C++ type", p.name)};
+      types.push_back(p.type);
+    }
+    kernel_expr = fmt::format("static_cast<void (*)({})>({})", join(types, ", "), kernel_expr);
+  }
+  std::string operand = is_primary_text(bytes) ? bytes : "(" + bytes + ")";
+  return fmt::format(
+      "(cudaFuncSetAttribute({}, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>({})), {})", kernel_expr,
+      bytes, operand);
+}
+
+/// Where the shared-memory size goes: over the site's own argument, after
+/// the block of a <<<grid, block>>>, or after cudaLaunchKernel's arguments.
+Expected<TextEdit> shared_memory_edit(const Launch& site, const std::string& bytes, std::string_view content,
+                                      const std::string& where) {
+  if (site.shmem_range) return TextEdit{site.shmem_range->begin, site.shmem_range->end, bytes, where};
+  if (site.kind == LaunchKind::Chevron && site.block_range && !site.stream_range)
+    return TextEdit{site.block_range->end, site.block_range->end, ", " + bytes, where};
+  if (site.kind == LaunchKind::Api && site.block_range) {
+    // cudaLaunchKernel(kernel, grid, block, args): append ", shmem" after args.
+    auto comma = next_separator(content, static_cast<size_t>(site.block_range->end));
+    auto close = comma && content[*comma] == ',' ? next_separator(content, *comma + 1) : std::nullopt;
+    if (!close || content[*close] != ')') return Error{"no place for a shared-memory argument was found in the call"};
+    return TextEdit{static_cast<int64_t>(*close), static_cast<int64_t>(*close), ", " + bytes, where};
+  }
+  return Error{"no place for a shared-memory argument was found in the launch"};
+}
+
 }  // namespace
 
 std::string describe_site(const Launch& site) {
@@ -265,61 +328,11 @@ Expected<std::vector<TextEdit>> launch_site_edits(const Kernel& kernel, const La
     replace(site.block_range, *b);
   }
   if (launch.shmem) {
-    auto e = LaunchExpr::parse(*launch.shmem);
-    if (!e) return refuse(fmt::format("launch shmem: {}", e.error().message));
-    auto s = render_cpp(*e, names);
-    if (!s) return refuse(fmt::format("launch shmem '{}': {}", *launch.shmem, s.error().message));
-    std::string bytes = *s;
-    // Opt in to more than 48 KB unless the size is a constant within it.
-    auto constant = e->evaluate([](std::string_view) -> std::optional<int64_t> { return std::nullopt; });
-    if (!constant || *constant > kDefaultSharedMemoryLimit) {
-      std::optional<Span> callee;
-      if (site.kind == LaunchKind::Chevron) {
-        callee = chevron_callee(content, static_cast<size_t>(site.config_range.begin));
-      } else if (site.grid_range) {
-        auto head = call_head_before(content, static_cast<size_t>(site.grid_range->begin));
-        if (head && (head->function == "cudaLaunchKernel" || head->function == "cudaLaunchCooperativeKernel"))
-          callee = head->first_argument;
-      }
-      if (!callee)
-        return refuse(
-            fmt::format("its shared memory ({}) may exceed 48 KB, and the kernel expression of the launch "
-                        "could not be found to insert cudaFuncSetAttribute",
-                        *launch.shmem));
-      std::string kernel_expr(content.substr(callee->begin, callee->end - callee->begin));
-      if (site.kind == LaunchKind::Chevron && !kernel.id.empty() && kernel.id.back() == ')') {
-        // Overloaded: name the one launched (a template's arguments already do).
-        if (kernel.is_template)
-          return refuse(
-              "its shared memory may exceed 48 KB, and cudaFuncSetAttribute cannot name one overload of a "
-              "kernel template");
-        std::vector<std::string> types;
-        for (const auto& p : kernel.params) {
-          if (!type_text(p.type))
-            return refuse(fmt::format("the manifest's type of parameter '{}' is not a C++ type", p.name));
-          types.push_back(p.type);
-        }
-        kernel_expr = fmt::format("static_cast<void (*)({})>({})", join(types, ", "), kernel_expr);
-      }
-      std::string operand = is_primary_text(bytes) ? bytes : "(" + bytes + ")";
-      bytes = fmt::format(
-          "(cudaFuncSetAttribute({}, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>({})), {})",
-          kernel_expr, bytes, operand);
-    }
-    if (site.shmem_range) {
-      replace(site.shmem_range, bytes);
-    } else if (site.kind == LaunchKind::Chevron && site.block_range && !site.stream_range) {
-      edits.push_back({site.block_range->end, site.block_range->end, ", " + bytes, where});
-    } else if (site.kind == LaunchKind::Api && site.block_range) {
-      // cudaLaunchKernel(kernel, grid, block, args): append ", shmem" after args.
-      auto comma = next_separator(content, static_cast<size_t>(site.block_range->end));
-      auto close = comma && content[*comma] == ',' ? next_separator(content, *comma + 1) : std::nullopt;
-      if (!close || content[*close] != ')')
-        return refuse("no place for a shared-memory argument was found in the call");
-      edits.push_back({static_cast<int64_t>(*close), static_cast<int64_t>(*close), ", " + bytes, where});
-    } else {
-      return refuse("no place for a shared-memory argument was found in the launch");
-    }
+    auto bytes = shared_memory_bytes(kernel, site, *launch.shmem, names, content);
+    if (!bytes) return refuse(bytes.error().message);
+    auto edit = shared_memory_edit(site, *bytes, content, where);
+    if (!edit) return refuse(edit.error().message);
+    edits.push_back(std::move(*edit));
   }
   return edits;
 }
