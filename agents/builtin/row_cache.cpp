@@ -173,93 +173,123 @@ std::vector<Params> RowCache::candidates(const Subject& s) const {
   return out;
 }
 
+namespace {
+
+/// The names and sizes one row-cache rewrite uses: the register array
+/// (`row`, indexed by `slot`), the helpers of vector groups, and the column
+/// slot `slot` holds.
+struct CacheShape {
+  std::string row, slot, load, store, column, group, values;
+  int64_t k = 0, width = 0;
+};
+
+/// Each pass's body with the cached element in place of `pointer[c]`; a
+/// costly call on the element in several passes (softmax's expf) computed
+/// once and stored over the element (value_reuse.h).
+std::vector<std::string> cached_passes(const Subject& s, const Choice& choice, const std::string& element) {
+  std::vector<std::string> passes;
+  for (const StridedLoop& l : choice.loops)
+    passes.push_back(std::regex_replace(body_text(s.source, *l.loop),
+                                        std::regex(fmt::format(R"(\b{}\s*\[\s*{}\s*\])", choice.pointer, l.var)),
+                                        element));
+  auto unchanged = [&](const std::string& id, size_t first, size_t last) {
+    int64_t begin = choice.loops[first].loop->header.begin;
+    int64_t end = statement_end(s.source, choice.loops[last].loop->body.end);
+    return !may_write(s.source.substr(static_cast<size_t>(begin), static_cast<size_t>(end - begin)), id);
+  };
+  if (auto reused = reuse_costly_call(passes, element, unchanged)) passes = std::move(*reused);
+  return passes;
+}
+
+/// The first pass's loads: a thread's first K elements of the row, all in
+/// flight (element by element, or by the vector-group helper).
+std::string load_row(const Choice& choice, const StridedLoop& l, const CacheShape& c, const std::string& indent) {
+  if (c.width == 0)
+    return fmt::format(
+        "decltype(+{p}[0]) {row}[{k}];\n"
+        "{ind}#pragma unroll\n"
+        "{ind}for (int {slot} = 0; {slot} < {k}; ++{slot}) {{\n"
+        "{ind}  const {t} {c} = {column};\n"
+        "{ind}  if ({c} < {n}) {row}[{slot}] = {p}[{c}];\n"
+        "{ind}}}\n{ind}",
+        fmt::arg("p", choice.pointer), fmt::arg("row", c.row), fmt::arg("k", c.k), fmt::arg("slot", c.slot),
+        fmt::arg("ind", indent), fmt::arg("t", l.type), fmt::arg("c", l.var), fmt::arg("n", l.bound),
+        fmt::arg("column", c.column));
+  return fmt::format("decltype(+{p}[0]) {row}[{k}];\n{ind}{load}<{k}, {w}>({p}, {n}, {row});\n{ind}",
+                     fmt::arg("p", choice.pointer), fmt::arg("row", c.row), fmt::arg("k", c.k), fmt::arg("ind", indent),
+                     fmt::arg("load", c.load), fmt::arg("w", c.width), fmt::arg("n", l.bound));
+}
+
+/// One pass over the cached slots: a vector store per group of `width`
+/// values where the pass only stores `out[c] = value`, else the pass's body
+/// once per slot.
+std::string cached_pass(const Choice& choice, const StridedLoop& l, const CacheShape& c, const std::string& cached,
+                        const std::string& indent) {
+  auto stored = c.width == 0 ? std::nullopt : store_pass(cached, l.var, choice.pointer);
+  if (stored)
+    return fmt::format(
+        "#pragma unroll\n"
+        "{ind}for (int {g} = 0; {g} < {k} / {w}; ++{g}) {{\n"
+        "{ind}  decltype(+{out}[0]) {vals}[{w}];\n"
+        "{ind}  #pragma unroll\n"
+        "{ind}  for (int {slot} = {g} * {w}; {slot} < ({g} + 1) * {w}; ++{slot}) {{\n"
+        "{ind}    {t} {c} = {column};\n"
+        "{ind}    if ({c} < {n}) {vals}[{slot} % {w}] = {value};\n"
+        "{ind}  }}\n"
+        "{ind}  {store}<{w}>({out}, (threadIdx.x + static_cast<long long>({g}) * blockDim.x) * {w}, {n}, {vals});\n"
+        "{ind}}}\n",
+        fmt::arg("ind", indent), fmt::arg("g", c.group), fmt::arg("k", c.k), fmt::arg("w", c.width),
+        fmt::arg("out", stored->first), fmt::arg("vals", c.values), fmt::arg("slot", c.slot), fmt::arg("t", l.type),
+        fmt::arg("c", l.var), fmt::arg("column", c.column), fmt::arg("n", l.bound), fmt::arg("value", stored->second),
+        fmt::arg("store", c.store));
+  return fmt::format(
+      "#pragma unroll\n"
+      "{ind}for (int {slot} = 0; {slot} < {k}; ++{slot}) {{\n"
+      "{ind}  {t} {c} = {column};\n"
+      "{ind}  if ({c} < {n}) {cached}\n"
+      "{ind}}}\n",
+      fmt::arg("ind", indent), fmt::arg("slot", c.slot), fmt::arg("k", c.k), fmt::arg("t", l.type),
+      fmt::arg("c", l.var), fmt::arg("n", l.bound), fmt::arg("cached", indent_more(cached, "  ")),
+      fmt::arg("column", c.column));
+}
+
+}  // namespace
+
 Expected<Variant> RowCache::apply(const Subject& s, const Params& p) const {
   const KernelAnalysis& a = *s.analysis;
   std::string why;
   auto choice = choose(a, s.source, &why);
   if (!choice) return Error{"row-cache does not apply: " + why};
-  const int64_t k = p.get("per_thread");
-  const int64_t width = p.get_or("vector", 0);
-  if (width != 0 && (width < 2 || k % width != 0 || width != vector_width(s, choice->pointer)))
-    return Error{fmt::format("row-cache: vector={} does not fit per_thread={} and this row's element type", width, k)};
-  std::string row = helper_name(a.name, "row");
-  std::string slot = helper_name(a.name, "k");
-  const std::string element = fmt::format("{}[{}]", row, slot);
-  std::vector<std::string> passes;
-  for (const StridedLoop& l : choice->loops)
-    passes.push_back(std::regex_replace(body_text(s.source, *l.loop),
-                                        std::regex(fmt::format(R"(\b{}\s*\[\s*{}\s*\])", choice->pointer, l.var)),
-                                        element));
-  // A costly call on the element in several passes (softmax's expf) is
-  // computed once, stored over the element; see value_reuse.h.
-  auto unchanged = [&](const std::string& id, size_t first, size_t last) {
-    int64_t begin = choice->loops[first].loop->header.begin;
-    int64_t end = statement_end(s.source, choice->loops[last].loop->body.end);
-    return !may_write(s.source.substr(static_cast<size_t>(begin), static_cast<size_t>(end - begin)), id);
-  };
-  if (auto reused = reuse_costly_call(passes, element, unchanged)) passes = std::move(*reused);
-
-  const std::string load = helper_name(a.name, "load_row"), store = helper_name(a.name, "store_group");
+  CacheShape c;
+  c.k = p.get("per_thread");
+  c.width = p.get_or("vector", 0);
+  if (c.width != 0 && (c.width < 2 || c.k % c.width != 0 || c.width != vector_width(s, choice->pointer)))
+    return Error{
+        fmt::format("row-cache: vector={} does not fit per_thread={} and this row's element type", c.width, c.k)};
+  c.row = helper_name(a.name, "row");
+  c.slot = helper_name(a.name, "k");
+  c.load = helper_name(a.name, "load_row");
+  c.store = helper_name(a.name, "store_group");
+  c.group = helper_name(a.name, "group");
+  c.values = helper_name(a.name, "values");
   // Slot k's column: block-strided, or in groups of `width` adjacent ones.
-  const std::string column = width == 0 ? fmt::format("threadIdx.x + {} * blockDim.x", slot)
-                                        : fmt::format("(threadIdx.x + {s} / {w} * blockDim.x) * {w} + {s} % {w}",
-                                                      fmt::arg("s", slot), fmt::arg("w", width));
+  c.column = c.width == 0 ? fmt::format("threadIdx.x + {} * blockDim.x", c.slot)
+                          : fmt::format("(threadIdx.x + {s} / {w} * blockDim.x) * {w} + {s} % {w}",
+                                        fmt::arg("s", c.slot), fmt::arg("w", c.width));
+  std::vector<std::string> passes = cached_passes(s, *choice, fmt::format("{}[{}]", c.row, c.slot));
   std::vector<Edit> edits;
   for (size_t i = 0; i < choice->loops.size(); ++i) {
     const StridedLoop& l = choice->loops[i];
     std::string indent = indentation_at(s.source, l.loop->header.begin);
-    std::string body = body_text(s.source, *l.loop);
-    const std::string& cached = passes[i];
-    std::string text;
-    if (i == 0 && width == 0)  // the row's first K elements of this thread, all loads in flight
-      text += fmt::format(
-          "decltype(+{p}[0]) {row}[{k}];\n"
-          "{ind}#pragma unroll\n"
-          "{ind}for (int {slot} = 0; {slot} < {k}; ++{slot}) {{\n"
-          "{ind}  const {t} {c} = {column};\n"
-          "{ind}  if ({c} < {n}) {row}[{slot}] = {p}[{c}];\n"
-          "{ind}}}\n{ind}",
-          fmt::arg("p", choice->pointer), fmt::arg("row", row), fmt::arg("k", k), fmt::arg("slot", slot),
-          fmt::arg("ind", indent), fmt::arg("t", l.type), fmt::arg("c", l.var), fmt::arg("n", l.bound),
-          fmt::arg("column", column));
-    else if (i == 0)
-      text +=
-          fmt::format("decltype(+{p}[0]) {row}[{k}];\n{ind}{load}<{k}, {w}>({p}, {n}, {row});\n{ind}",
-                      fmt::arg("p", choice->pointer), fmt::arg("row", row), fmt::arg("k", k), fmt::arg("ind", indent),
-                      fmt::arg("load", load), fmt::arg("w", width), fmt::arg("n", l.bound));
-    auto stored = width == 0 ? std::nullopt : store_pass(cached, l.var, choice->pointer);
-    if (stored)  // one vector store per group of `width` values
-      text += fmt::format(
-          "#pragma unroll\n"
-          "{ind}for (int {g} = 0; {g} < {k} / {w}; ++{g}) {{\n"
-          "{ind}  decltype(+{out}[0]) {vals}[{w}];\n"
-          "{ind}  #pragma unroll\n"
-          "{ind}  for (int {slot} = {g} * {w}; {slot} < ({g} + 1) * {w}; ++{slot}) {{\n"
-          "{ind}    {t} {c} = {column};\n"
-          "{ind}    if ({c} < {n}) {vals}[{slot} % {w}] = {value};\n"
-          "{ind}  }}\n"
-          "{ind}  {store}<{w}>({out}, (threadIdx.x + static_cast<long long>({g}) * blockDim.x) * {w}, {n}, {vals});\n"
-          "{ind}}}\n",
-          fmt::arg("ind", indent), fmt::arg("g", helper_name(a.name, "group")), fmt::arg("k", k), fmt::arg("w", width),
-          fmt::arg("out", stored->first), fmt::arg("vals", helper_name(a.name, "values")), fmt::arg("slot", slot),
-          fmt::arg("t", l.type), fmt::arg("c", l.var), fmt::arg("column", column), fmt::arg("n", l.bound),
-          fmt::arg("value", stored->second), fmt::arg("store", store));
-    else
-      text += fmt::format(
-          "#pragma unroll\n"
-          "{ind}for (int {slot} = 0; {slot} < {k}; ++{slot}) {{\n"
-          "{ind}  {t} {c} = {column};\n"
-          "{ind}  if ({c} < {n}) {cached}\n"
-          "{ind}}}\n",
-          fmt::arg("ind", indent), fmt::arg("slot", slot), fmt::arg("k", k), fmt::arg("t", l.type),
-          fmt::arg("c", l.var), fmt::arg("n", l.bound), fmt::arg("cached", indent_more(cached, "  ")),
-          fmt::arg("column", column));
+    std::string text = i == 0 ? load_row(*choice, l, c, indent) : "";
+    text += cached_pass(*choice, l, c, passes[i], indent);
+    // Elements past K x block keep the original loop.
     text += fmt::format("{ind}for ({t} {c} = threadIdx.x + {k} * blockDim.x; {c} < {n}; {c} += blockDim.x) {body}",
-                        fmt::arg("ind", indent), fmt::arg("k", k), fmt::arg("t", l.type), fmt::arg("c", l.var),
-                        fmt::arg("n", l.bound), fmt::arg("body", body));
+                        fmt::arg("ind", indent), fmt::arg("k", c.k), fmt::arg("t", l.type), fmt::arg("c", l.var),
+                        fmt::arg("n", l.bound), fmt::arg("body", body_text(s.source, *l.loop)));
     edits.push_back({l.loop->header.begin, statement_end(s.source, l.loop->body.end), text});
   }
-  if (width != 0) edits.push_back(before_kernel(a, row_group_helpers(load, store)));
+  if (c.width != 0) edits.push_back(before_kernel(a, row_group_helpers(c.load, c.store)));
   auto source = apply_edits(s.source, edits);
   if (!source) return source.error();
   return s.with_source(std::move(*source));
