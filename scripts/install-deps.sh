@@ -20,6 +20,7 @@ test_pkgs=(
   libgtest-dev libgmock-dev libcpp-httplib-dev python3 python3-jsonschema
   python3-yaml chromium  # the CI workflow check; the HTML report rendering test
   clang-format-19  # the source_format test
+  clang-tidy-19    # scripts/check-tidy.sh
   slurmctld slurmd slurm-client munge  # the slurm executor's tests run a one-node cluster
 )
 
