@@ -196,6 +196,66 @@ void scan_originals_not_tree_copies(BuildInfo& info) {
 
 }  // namespace
 
+namespace {
+
+/// The CMake File API's reply for the build, asking CMake to write it (once,
+/// re-running it in the tree) when the tree was configured before the query.
+Expected<BuildInfo> file_api_info(const fs::path& build_dir, const std::string& config) {
+  if (auto ok = write_file_api_query(build_dir); !ok) return ok.error();
+  auto reply = read_file_api_reply(build_dir, config);
+  if (!reply) {
+    // A build tree configured before our query existed: re-run CMake once
+    // so it answers (the same as `cmake <build_dir>` by hand).
+    std::string cmake = cache_value(build_dir, "CMAKE_COMMAND");
+    auto run =
+        run_process({cmake.empty() ? std::string("cmake") : cmake, build_dir.string()}, ProcessOptions::in(build_dir));
+    if (!run || !run->status.success())
+      return Error{fmt::format("re-running CMake in '{}' to get its File API reply failed{}", build_dir.string(),
+                               run ? ":\n" + run->output : ": " + run.error().message)};
+    reply = read_file_api_reply(build_dir, config);
+    if (!reply)
+      return Error{fmt::format("CMake wrote no File API reply in '{}': {}", build_dir.string(), reply.error().message)};
+  }
+  if (!config.empty() && reply->configuration != config)
+    return Error{fmt::format("the build in '{}' has no configuration '{}' (it has {})", build_dir.string(), config,
+                             join(reply->configurations, ", "))};
+  return reply;
+}
+
+/// Takes compile_commands.json's exact command lines: over the File API's
+/// units of the same files, or as the units when there is no File API.
+Expected<void> merge_compile_commands(BuildInfo& info, const fs::path& ccdb_path) {
+  auto ccdb = read_compile_commands(ccdb_path);
+  if (!ccdb) return ccdb.error();
+  if (!info.from_file_api) {
+    for (auto& c : *ccdb)
+      if (is_cuda_unit(c)) info.units.push_back(std::move(c));
+    return {};
+  }
+  std::map<std::string, const CompileCommand*> by_file;
+  for (const auto& c : *ccdb) by_file.emplace(c.file, &c);
+  for (auto& u : info.units)
+    if (auto it = by_file.find(u.file); it != by_file.end()) {
+      u.arguments = it->second->arguments;
+      u.directory = it->second->directory;
+      u.archs = it->second->archs;
+    }
+  return {};
+}
+
+/// One parse per distinct command: a file in two targets with the same flags is one unit.
+void drop_repeated_units(BuildInfo& info) {
+  std::vector<CompileCommand> unique;
+  for (auto& u : info.units) {
+    auto same = std::find_if(unique.begin(), unique.end(),
+                             [&](const CompileCommand& v) { return v.file == u.file && v.arguments == u.arguments; });
+    if (same == unique.end()) unique.push_back(std::move(u));
+  }
+  info.units = std::move(unique);
+}
+
+}  // namespace
+
 Expected<BuildInfo> load_build_info(const fs::path& build_dir_in, const std::string& target,
                                     const std::string& config) {
   fs::path build_dir = absolute_normal(build_dir_in);
@@ -204,32 +264,13 @@ Expected<BuildInfo> load_build_info(const fs::path& build_dir_in, const std::str
     return Error{fmt::format("build directory '{}' does not exist", build_dir_in.string())};
 
   fs::path ccdb_path = build_dir / "compile_commands.json";
-  bool is_cmake_tree = fs::exists(build_dir / "CMakeCache.txt", ec);
   bool has_ccdb = fs::exists(ccdb_path, ec);
-
   BuildInfo info;
   info.build_dir = build_dir;
-  if (is_cmake_tree) {
-    if (auto ok = write_file_api_query(build_dir); !ok) return ok.error();
-    auto reply = read_file_api_reply(build_dir, config);
-    if (!reply) {
-      // A build tree configured before our query existed: re-run CMake once
-      // so it answers (the same as `cmake <build_dir>` by hand).
-      std::string cmake = cache_value(build_dir, "CMAKE_COMMAND");
-      auto run = run_process({cmake.empty() ? std::string("cmake") : cmake, build_dir.string()},
-                             ProcessOptions::in(build_dir));
-      if (!run || !run->status.success())
-        return Error{fmt::format("re-running CMake in '{}' to get its File API reply failed{}", build_dir.string(),
-                                 run ? ":\n" + run->output : ": " + run.error().message)};
-      reply = read_file_api_reply(build_dir, config);
-      if (!reply)
-        return Error{
-            fmt::format("CMake wrote no File API reply in '{}': {}", build_dir.string(), reply.error().message)};
-    }
+  if (fs::exists(build_dir / "CMakeCache.txt", ec)) {
+    auto reply = file_api_info(build_dir, config);
+    if (!reply) return reply.error();
     info = std::move(*reply);
-    if (!config.empty() && info.configuration != config)
-      return Error{fmt::format("the build in '{}' has no configuration '{}' (it has {})", build_dir.string(), config,
-                               join(info.configurations, ", "))};
   } else if (!has_ccdb) {
     return Error{
         fmt::format("'{}' has no compile_commands.json and is not a CMake build tree; configure it with CMake "
@@ -253,31 +294,9 @@ Expected<BuildInfo> load_build_info(const fs::path& build_dir_in, const std::str
   if (!config.empty() && !info.from_file_api)
     return Error{
         fmt::format("--config needs a CMake build tree; '{}' only has compile_commands.json", build_dir.string())};
-  if (has_ccdb && info.configurations.size() <= 1) {
-    auto ccdb = read_compile_commands(ccdb_path);
-    if (!ccdb) return ccdb.error();
-    if (info.from_file_api) {
-      std::map<std::string, const CompileCommand*> by_file;
-      for (const auto& c : *ccdb) by_file.emplace(c.file, &c);
-      for (auto& u : info.units)
-        if (auto it = by_file.find(u.file); it != by_file.end()) {
-          u.arguments = it->second->arguments;
-          u.directory = it->second->directory;
-          u.archs = it->second->archs;
-        }
-    } else {
-      for (auto& c : *ccdb)
-        if (is_cuda_unit(c)) info.units.push_back(std::move(c));
-    }
-  }
-  // One parse per distinct command: a file in two targets with the same flags is one unit.
-  std::vector<CompileCommand> unique;
-  for (auto& u : info.units) {
-    auto same = std::find_if(unique.begin(), unique.end(),
-                             [&](const CompileCommand& v) { return v.file == u.file && v.arguments == u.arguments; });
-    if (same == unique.end()) unique.push_back(std::move(u));
-  }
-  info.units = std::move(unique);
+  if (has_ccdb && info.configurations.size() <= 1)
+    if (auto ok = merge_compile_commands(info, ccdb_path); !ok) return ok.error();
+  drop_repeated_units(info);
   return info;
 }
 
