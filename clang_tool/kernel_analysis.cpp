@@ -364,8 +364,10 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
       const Expr* target = nullptr;
       if (const auto* u = dyn_cast<UnaryOperator>(inc)) target = u->getSubExpr();
       if (const auto* b = dyn_cast<CompoundAssignOperator>(inc)) target = b->getLHS();
-      if (const auto* ref = target ? dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts()) : nullptr)
-        l.stepped = ref->getDecl()->getNameAsString();
+      const auto* ref = target ? dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts()) : nullptr;
+      if (const auto* header = dyn_cast_or_null<DeclStmt>(f->getInit()); ref && header)
+        for (const Decl* d : header->decls())
+          if (d == ref->getDecl()) l.stepped = ref->getDecl()->getNameAsString();
       if (const auto* u = dyn_cast<UnaryOperator>(inc)) {
         l.unit_step = u->isIncrementOp();
         l.counts_down = u->isDecrementOp();

@@ -68,11 +68,12 @@ struct Reduction {
 };
 
 struct Loop {
-  std::string var;      // the variable the header declares, when it declares only that one
-  std::string stepped;  // the variable the increment steps (also where the header declares more: `i = ..., end = ...`)
-  Snippet header;       // "for (...)"
-  Snippet init_value;   // 0 in `int c = 0`
-  Snippet bound;        // cols in `c < cols`
+  std::string var;  // the variable the header declares, when it declares only that one
+  /// The variable the increment steps, where the header declares it (beside others too: `i = ..., end = ...`).
+  std::string stepped;
+  Snippet header;          // "for (...)"
+  Snippet init_value;      // 0 in `int c = 0`
+  Snippet bound;           // cols in `c < cols`
   bool unit_step = false;  // steps up by one (++c, c++, c += 1)
   /// Steps down by one (--c, c--, c -= 1) while `c >= floor` (`c > x` gives
   /// a floor of "(x) + 1").

@@ -269,17 +269,17 @@ std::optional<std::string> with_value(const std::string& option, Value kind, con
 NvccFlags allowed_nvcc_flags(const std::vector<std::string>& args, const PathMap& map_path) {
   NvccFlags out;
   const auto& options = value_options();
-  auto takes_value = [](std::string_view o) { return nvcc_takes_value(o); };
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     // Split "-opt=value" and the joined short forms "-Ipath", "-DNAME".
     std::string option = a, value;
     bool has_value = false;
-    if (auto eq = a.find('='); a.size() > 1 && a[0] == '-' && eq != std::string::npos && takes_value(a.substr(0, eq))) {
+    if (auto eq = a.find('=');
+        a.size() > 1 && a[0] == '-' && eq != std::string::npos && nvcc_takes_value(a.substr(0, eq))) {
       option = a.substr(0, eq);
       value = a.substr(eq + 1);
       has_value = true;
-    } else if (!takes_value(a) && !kFlags.count(a)) {
+    } else if (!nvcc_takes_value(a) && !kFlags.count(a)) {
       for (const char* p : {"-I", "-D", "-U", "-L", "-l"})
         if (!has_value && a.size() > 2 && starts_with(a, p)) {
           option = p;
@@ -287,7 +287,7 @@ NvccFlags allowed_nvcc_flags(const std::vector<std::string>& args, const PathMap
           has_value = true;
         }
     }
-    if (takes_value(option) && !has_value) {
+    if (nvcc_takes_value(option) && !has_value) {
       auto it = options.find(option);
       bool list = it != options.end() &&
                   (it->second == Value::HostList || it->second == Value::PtxasList || it->second == Value::CudafeList);

@@ -10,29 +10,18 @@
 #include "agents/builtin/rewrite.h"
 #include "agents/builtin/row_kernel.h"
 #include "core/cpp_tokens.h"
+#include "core/text.h"
 
 namespace stark::builtin {
 
 namespace {
 
 bool is_identifier(std::string_view t) {
-  return !t.empty() && (std::isalpha(static_cast<unsigned char>(t[0])) || t[0] == '_');
+  return !t.empty() && is_identifier_char(t[0]) && !(t[0] >= '0' && t[0] <= '9');
 }
 
 bool contains(const std::vector<std::string>& names, std::string_view name) {
   return std::find(names.begin(), names.end(), name) != names.end();
-}
-
-/// The variable the row loop steps, when its header declares it (alone,
-/// or with others: `size_t i = row * cols, end = i + cols`).
-std::string loop_variable(const Loop& l) {
-  if (!l.var.empty()) return l.var;
-  auto tokens = cpp_tokens(l.init_statement.text);
-  for (size_t i = 0; i + 1 < tokens.size(); ++i)
-    if (token_text(l.init_statement.text, tokens[i]) == l.stepped &&
-        token_text(l.init_statement.text, tokens[i + 1]) == "=")
-      return l.stepped;
-  return "";
 }
 
 /// The names a declaration statement of the loop body introduces ("at" in
@@ -85,9 +74,9 @@ std::vector<Snippet> hoisted(const Loop& l, const Reduction& r) {
 /// expression): it uses a variable the body changes, one declared after it
 /// or in a nested block, or the running value itself; or it changes
 /// something.
-std::optional<std::string> value_not_ahead(const Loop& l, const Reduction& r) {
+std::optional<std::string> value_not_ahead(const Loop& l, const Reduction& r,
+                                           const std::vector<Snippet>& declarations) {
   std::vector<std::string> ahead;  // what the hoisted declarations declare, so far
-  auto declarations = hoisted(l, r);
   std::vector<const Snippet*> parts;
   for (const auto& d : declarations) parts.push_back(&d);
   parts.push_back(&r.value);
@@ -105,7 +94,7 @@ std::optional<std::string> value_not_ahead(const Loop& l, const Reduction& r) {
       std::string_view prev = i > 0 ? token_text(text, tokens[i - 1]) : "";
       if (prev == "." || prev == "->") continue;  // a member's name
       if (t == r.acc) return fmt::format("the value it accumulates reads the running value '{}'", r.acc);
-      if (t == loop_variable(l) || contains(own, t)) continue;
+      if (t == l.stepped || contains(own, t)) continue;
       if (contains(l.assigned, t))
         return fmt::format("the value it accumulates uses '{}', which the loop body changes", t);
       if (contains(l.declared, t) && !contains(ahead, t))
@@ -146,8 +135,8 @@ std::set<std::string> bases_in(const KernelAnalysis& a, const Snippet& range) {
 /// What a row scan needs to know of the kernel's one row loop.
 struct ScanLoop {
   const Loop* loop = nullptr;
-  int index = -1;
   const Reduction* update = nullptr;
+  std::vector<Snippet> ahead;  // the body's declarations the value needs (hoisted())
 };
 
 /// The kernel's row loop carrying a running sum or product it reads on the
@@ -155,29 +144,28 @@ struct ScanLoop {
 Expected<ScanLoop> scan_loop(const KernelAnalysis& a) {
   if (auto why = not_a_row_kernel(a)) return Error{*why};
   ScanLoop found;
-  for (size_t i = 0; i < a.loops.size(); ++i) {
-    const Loop& l = a.loops[i];
+  for (const Loop& l : a.loops) {
     if (l.depth != 0) return Error{"a loop inside the row loop"};
     if (found.loop) return Error{"more than one row loop"};
     found.loop = &l;
-    found.index = static_cast<int>(i);
   }
   if (!found.loop) return Error{"no loop over the row"};
   const Loop& l = *found.loop;
-  if (!l.init_statement.valid() || loop_variable(l).empty()) return Error{"the row loop does not declare its variable"};
+  if (!l.init_statement.valid() || l.stepped.empty()) return Error{"the row loop does not declare its variable"};
   if (!(l.unit_step && l.bound.valid()) && !(l.counts_down && l.floor.valid()))
     return Error{"a row loop that does not step by one to a bound"};
   if (l.jumps) return Error{"the row loop breaks, continues or returns"};
   if (l.hinted) return Error{"the row loop carries a loop pragma"};
-  if (contains(l.assigned, loop_variable(l))) return Error{"the row loop's body changes its variable"};
+  if (contains(l.assigned, l.stepped)) return Error{"the row loop's body changes its variable"};
   if (l.reductions.size() != 1) return Error{"not exactly one running value in the row loop"};
   const Reduction& r = l.reductions[0];
   if (r.op != ReduceOp::Sum && r.op != ReduceOp::Product) return Error{"the running value is not a sum or a product"};
   if (!running_value_read(l)) return Error{"the running value is not read on the way (a reduction, not a scan)"};
   if (!unconditional(l, r)) return Error{"the running value's update is conditional"};
-  if (auto why = value_not_ahead(l, r)) return Error{*why};
+  found.ahead = hoisted(l, r);
+  if (auto why = value_not_ahead(l, r, found.ahead)) return Error{*why};
   auto read = bases_in(a, r.value);
-  for (const auto& d : hoisted(l, r)) read.merge(bases_in(a, d));
+  for (const auto& d : found.ahead) read.merge(bases_in(a, d));
   for (const auto* list : {&a.accesses, &a.local_accesses})
     for (const auto& acc : *list)
       if (acc.write && acc.expr.begin >= l.body.begin && acc.expr.end <= l.body.end && read.count(acc.base))
@@ -205,7 +193,7 @@ std::string tiled_loop(const std::string& source, const ScanLoop& scan, const st
   std::string body = source.substr(static_cast<size_t>(l.body.begin), static_cast<size_t>(body_end - l.body.begin));
   std::string indent = indentation_at(source, l.header.begin);
   std::string ahead;
-  for (const auto& d : hoisted(l, r))
+  for (const auto& d : scan.ahead)
     ahead += fmt::format("{}        {}\n", indent, d.text.back() == ';' ? d.text : d.text + ";");
   std::string text = fmt::format(
       "{{  // Generated by STARK: the row in tiles of {k} x blockDim.x elements, scanned by the block\n"
@@ -240,7 +228,7 @@ std::string tiled_loop(const std::string& source, const ScanLoop& scan, const st
       "{i}    }}\n"
       "{i}  }}\n"
       "{i}}}",
-      fmt::arg("i", indent), fmt::arg("k", k), fmt::arg("init", init), fmt::arg("var", loop_variable(l)),
+      fmt::arg("i", indent), fmt::arg("k", k), fmt::arg("init", init), fmt::arg("var", l.stepped),
       fmt::arg("count", count), fmt::arg("a", r.acc_type), fmt::arg("id", identity), fmt::arg("element", element),
       fmt::arg("value", r.value.text), fmt::arg("helper", helper), fmt::arg("acc", r.acc), fmt::arg("op", op),
       fmt::arg("body", indent_more(body, "        ")), fmt::arg("ahead", ahead));
