@@ -297,6 +297,7 @@ NvccFlags allowed_nvcc_flags(const std::vector<std::string>& args, const PathMap
         continue;
       }
       value = args[++i];
+      has_value = true;
     }
     if (kSilentWithValue.count(option) || kSilent.count(a)) continue;
     if (kDroppedWithValue.count(option)) {

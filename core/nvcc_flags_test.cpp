@@ -27,6 +27,15 @@ TEST(NvccFlags, ACMakeCommandKeepsWhatChangesTheCompile) {
   EXPECT_TRUE(f.dropped.empty()) << join(f.dropped, " ");
 }
 
+// nvcc options that take a value but are not on the allowlist leave with
+// their value: the value is never read as an option or a source of its own
+// (-imacros pulls a file into every unit; -idirafter adds a folder).
+TEST(NvccFlags, AnUnlistedOptionWithAValueLeavesWithIt) {
+  auto f = filter("-imacros /home/u/secret.h -idirafter /outside -O2");
+  EXPECT_EQ(f.kept, std::vector<std::string>{"-O2"});
+  EXPECT_EQ(f.dropped, (std::vector<std::string>{"-imacros=/home/u/secret.h", "-idirafter=/outside"}));
+}
+
 // Each of these runs a program or writes a file the command names.
 TEST(NvccFlags, NothingThatRunsOrWritesPasses) {
   auto f = filter(
