@@ -1,4 +1,5 @@
 #include "clang_tool/nvcc_args.h"
+#include "tests/support/argv.h"
 
 #include <gtest/gtest.h>
 
@@ -45,13 +46,8 @@ V shell_split_for_test() {
           "obj.o"};
 }
 
-bool has(const V& v, const std::string& s) { return std::find(v.begin(), v.end(), s) != v.end(); }
-
-bool has_pair(const V& v, const std::string& a, const std::string& b) {
-  for (size_t i = 0; i + 1 < v.size(); ++i)
-    if (v[i] == a && v[i + 1] == b) return true;
-  return false;
-}
+using stark::testing::has;
+using stark::testing::has_pair;
 
 TEST(Archs, EveryNvccSpelling) {
   EXPECT_EQ(archs_of({"nvcc", "--generate-code=arch=compute_80,code=[compute_80,sm_80]",

@@ -1,4 +1,5 @@
 #include "rewriter/check_command.h"
+#include "tests/support/argv.h"
 
 #include <gtest/gtest.h>
 
@@ -7,9 +8,7 @@
 namespace stark::rewriter {
 namespace {
 
-bool has(const std::vector<std::string>& argv, const std::string& a) {
-  return std::find(argv.begin(), argv.end(), a) != argv.end();
-}
+using stark::testing::has;
 
 CompileCommand unit(std::vector<std::string> flags) {
   CompileCommand c;

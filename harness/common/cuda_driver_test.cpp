@@ -1,4 +1,5 @@
 #include "harness/common/cuda_driver.h"
+#include "tests/support/argv.h"
 
 #include <gtest/gtest.h>
 
@@ -7,9 +8,7 @@
 namespace stark::harness {
 namespace {
 
-bool has(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
+using stark::testing::has;
 
 // Each entry point comes from the symbol cuda.h declares under its name:
 // the _v2 that cuda.h's macros name where it has one, and the original

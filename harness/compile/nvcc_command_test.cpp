@@ -1,4 +1,5 @@
 #include "harness/compile/nvcc_command.h"
+#include "tests/support/argv.h"
 #include "tests/support/temp_dir.h"
 
 #include <vector>
@@ -15,9 +16,7 @@ namespace {
 namespace fs = std::filesystem;
 using stark::testing::TempDir;
 
-bool has(const std::vector<std::string>& v, const std::string& s) {
-  return std::find(v.begin(), v.end(), s) != v.end();
-}
+using stark::testing::has;
 
 CompileCommand cmake_style() {
   CompileCommand cc;
@@ -93,14 +92,9 @@ TEST(NvccCommand, OptionsWithASeparateValueKeepIt) {
   spec.output = "out.cubin";
   auto argv = nvcc_command(cc, spec);
   ASSERT_TRUE(argv) << argv.error().message;
-  auto pair = [&](const std::string& a, const std::string& b) {
-    for (size_t i = 0; i + 1 < argv->size(); ++i)
-      if ((*argv)[i] == a && (*argv)[i + 1] == b) return true;
-    return false;
-  };
-  EXPECT_TRUE(pair("-prec-div", "false"));
-  EXPECT_TRUE(pair("-ftz", "true"));
-  EXPECT_TRUE(pair("-Werror", "all-warnings"));
+  EXPECT_TRUE(stark::testing::has_pair(*argv, "-prec-div", "false"));
+  EXPECT_TRUE(stark::testing::has_pair(*argv, "-ftz", "true"));
+  EXPECT_TRUE(stark::testing::has_pair(*argv, "-Werror", "all-warnings"));
   EXPECT_EQ(argv->back(), "/proj/src/ops.cu");
 }
 
