@@ -19,11 +19,20 @@ std::string clip(std::string s) {
   return s.substr(0, kMaxDiagnostics / 2) + "\n[...]\n" + s.substr(s.size() - kMaxDiagnostics / 2);
 }
 
-SearchNode failed(SearchNode n, std::string status, std::string why) {
+SearchNode failed(SearchNode n, NodeStatus status, std::string why) {
   n.state = NodeState::Failed;
-  n.status = std::move(status);
+  n.status = status;
   n.diagnostics = clip(std::move(why));
   return n;
+}
+
+NodeStatus status_of(Verdict v) {
+  switch (v) {
+    case Verdict::Accepted: return NodeStatus::Accepted;
+    case Verdict::Rejected: return NodeStatus::Rejected;
+    case Verdict::Error: return NodeStatus::Error;
+  }
+  return NodeStatus::Error;
 }
 
 /// The plan's markers in the node's own source (grounding.h); a plan in
@@ -57,26 +66,27 @@ void add_usage(RoleUsage& total, const RoleUsage& u) {
 
 std::optional<SearchNode> Expander::plan_and_code(const SearchTree& tree, const Selection& sel, SearchNode& n,
                                                   RoleUsage& usage, Variant& variant) const {
-  const std::string& parent_source = tree.node(sel.node).variant.source;
+  const std::string& parent_source = tree.node(sel.node).candidate().source;
   PlanInput window = plan_window(tree, sel.node, brief, static_cast<size_t>(std::max(rules.top_r, 0)));
   window.proposal = sel.proposal;
   window.deadline = deadline;
   window.temperature = temperatures.plan;
   auto plan = team.plan(window);
   add_usage(usage, plan.usage);
-  if (!plan.value) return failed(n, plan.nothing_left ? kExhaustedStatus : "plan_failed", plan.value.error().message);
+  if (!plan.value)
+    return failed(n, plan.nothing_left ? NodeStatus::Exhausted : NodeStatus::PlanFailed, plan.value.error().message);
   auto grounded = ground(parent_source, brief.kernel->name, *plan.value);
   if (!grounded) {
     // Sent back once, with the reason: the plan must mark the node's own code.
     window.refused = grounded.error().message;
     auto again = team.plan(window);
     add_usage(usage, again.usage);
-    if (!again.value) return failed(n, "plan_failed", again.value.error().message);
+    if (!again.value) return failed(n, NodeStatus::PlanFailed, again.value.error().message);
     plan.value = *again.value;
     grounded = ground(parent_source, brief.kernel->name, *plan.value);
     if (!grounded) {
       n.strategy = plan.value->strategy;
-      return failed(n, "plan_ungrounded", "sent back once, and still refused: " + grounded.error().message);
+      return failed(n, NodeStatus::PlanUngrounded, "sent back once, and still refused: " + grounded.error().message);
     }
   }
   Plan p = *plan.value;
@@ -89,10 +99,10 @@ std::optional<SearchNode> Expander::plan_and_code(const SearchTree& tree, const 
   code_in.temperature = temperatures.code;
   auto code = team.code(code_in);
   add_usage(usage, code.usage);
-  if (!code.value) return failed(n, "code_failed", code.value.error().message);
+  if (!code.value) return failed(n, NodeStatus::CodeFailed, code.value.error().message);
   variant = *code.value;
   if (auto filled = check_spans_filled(variant.source); !filled)
-    return failed(n, "unfilled_spans", filled.error().message);
+    return failed(n, NodeStatus::UnfilledSpans, filled.error().message);
   if (auto edit = outside_span_edit(p.grounded, variant.source)) {
     n.grounding = Grounding::OutsideSpans;
     n.grounding_note = *edit;
@@ -118,16 +128,17 @@ std::pair<SearchNode, RoleUsage> Expander::expand(const SearchTree& tree, const 
     auto fix = team.debug(debug_in);
     add_usage(usage, fix.usage);
     if (!fix.value)
-      return {failed(n, fix.nothing_left ? kExhaustedStatus : "debug_failed", fix.value.error().message), usage};
+      return {failed(n, fix.nothing_left ? NodeStatus::Exhausted : NodeStatus::DebugFailed, fix.value.error().message),
+              usage};
     variant = *fix.value;
   }
   variant.kernel = brief.kernel->id;
   n.variant = variant;
   if (auto valid = validator.validate(*brief.kernel, variant); !valid)
-    return {failed(n, "invalid", valid.error().message), usage};
+    return {failed(n, NodeStatus::Invalid, valid.error().message), usage};
   if (ledger)
     if (auto first = ledger->claim(candidate_key(variant), seq))
-      return {failed(n, kDuplicateStatus,
+      return {failed(n, NodeStatus::Duplicate,
                      fmt::format("the same code and launch as {} (spacing and comments aside): not evaluated again",
                                  *first)),
               usage};
@@ -139,7 +150,7 @@ void apply_evaluation(SearchNode& n, const Evaluation& e) {
   n.checks = e.checks;
   n.seconds = e.seconds;
   n.profile = e.variant_profile;
-  n.status = to_string(e.verdict);
+  n.status = status_of(e.verdict);
   if (e.verdict == Verdict::Accepted && e.variant_us) {
     n.state = NodeState::Correct;
     n.time_us = e.variant_us;
@@ -150,13 +161,13 @@ void apply_evaluation(SearchNode& n, const Evaluation& e) {
   }
   if (!e.compile_ok) {
     n.state = NodeState::Failed;
-    n.status = "compile_error";
+    n.status = NodeStatus::CompileError;
     n.diagnostics = clip(e.compile_log.empty() ? e.reason : e.compile_log);
     return;
   }
   if (e.untimed) {
     n.state = NodeState::Untimed;
-    n.status = "untimed";
+    n.status = NodeStatus::Untimed;
     n.diagnostics = e.reason;
     return;
   }

@@ -109,7 +109,7 @@ RoleReply<Variant> LlmTeam::debug(const DebugInput& in) {
                    in.brief->kernel->name,
                    /*prose_ok=*/false, in.deadline);
   if (!reply.value) return {reply.value.error(), reply.usage};
-  LaunchOverride launch = reply.value->launch.empty() ? in.node->variant.launch : reply.value->launch;
+  LaunchOverride launch = reply.value->launch.empty() ? in.node->candidate().launch : reply.value->launch;
   return {Variant{in.brief->kernel->id, reply.value->code, launch}, reply.usage};
 }
 

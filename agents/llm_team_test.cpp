@@ -49,7 +49,7 @@ struct Fixture {
   }
   static SearchNode root() {
     SearchNode n;
-    n.variant.source = kSource;
+    n.variant = Variant{"", kSource, {}};
     return n;
   }
   void answer(const std::string& text) { server.script({200, kJson, llm::testing::openai_completion(text)}); }

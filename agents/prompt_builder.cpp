@@ -66,12 +66,12 @@ std::string node_text(const SearchNode& n, const SearchNode& root, bool with_dia
   } else if (n.state == NodeState::Untimed) {
     how = "compiled; not timed (no GPU)";
   } else {
-    how = "FAILED: " + n.status;
+    how = fmt::format("FAILED: {}", n.status);
   }
   std::string profile = describe(n.profile);
   if (!profile.empty()) how += "\nprofile: " + profile;
   std::string out =
-      fmt::format("{} - {}\n```cuda\n{}\n```{}", head, how, n.variant.source, launch_line(n.variant.launch));
+      fmt::format("{} - {}\n```cuda\n{}\n```{}", head, how, n.candidate().source, launch_line(n.candidate().launch));
   if (with_diagnostics && n.state == NodeState::Failed && !n.diagnostics.empty())
     out += fmt::format("\nwhy it failed:\n```\n{}\n```", clip(n.diagnostics, kDiagnosticsInContext));
   return out;
@@ -115,7 +115,7 @@ std::string asked_text(const SearchNode& n, const SearchNode* parent) {
 /// The failed candidate's change, as a unified diff against the node it came from.
 std::string change_text(const SearchNode& n, const SearchNode* parent) {
   if (!parent) return "(no parent)";
-  auto d = unified_diff("kernel.cu", parent->variant.source, n.variant.source, 3);
+  auto d = unified_diff("kernel.cu", parent->candidate().source, n.candidate().source, 3);
   return d.text.empty() ? "(no change)" : clip(d.text, kDiagnosticsInContext * 4);
 }
 

@@ -8,6 +8,20 @@
 namespace stark {
 namespace {
 
+/// A plan+code node under parent with the given code and outcome.
+SearchNode planned(int parent, std::string strategy, Variant v, NodeState state, NodeStatus status,
+                   std::optional<double> time_us = std::nullopt) {
+  SearchNode n;
+  n.parent = parent;
+  n.role = NodeRole::PlanCode;
+  n.strategy = std::move(strategy);
+  n.variant = std::move(v);
+  n.state = state;
+  n.status = status;
+  n.time_us = time_us;
+  return n;
+}
+
 TEST(PromptBuilder, ThreeSignificantDigits) {
   EXPECT_EQ(three_digits(1234.5), "1230");
   EXPECT_EQ(three_digits(12.345), "12.3");
@@ -34,37 +48,17 @@ TEST(PromptBuilder, RolesSeeTheirWindows) {
   SearchNode root;
   root.state = NodeState::Correct;
   root.time_us = 123.456;
-  root.variant.source = "__global__ void saxpy() { /*root*/ }";
+  root.variant = Variant{"", "__global__ void saxpy() { /*root*/ }", {}};
   SearchTree tree(root);
-  SearchNode a{0,
-               0,
-               NodeRole::PlanCode,
-               "vectorize",
-               "",
-               {k.id, "__global__ void saxpy() { /*a*/ }", {}},
-               NodeState::Correct,
-               "accepted",
-               41.15};
+  SearchNode a = planned(0, "vectorize", Variant{k.id, "__global__ void saxpy() { /*a*/ }", {}}, NodeState::Correct,
+                         NodeStatus::Accepted, 41.15);
   int ia = tree.add(a);
-  SearchNode b{0,
-               0,
-               NodeRole::PlanCode,
-               "tile",
-               "",
-               {k.id, "__global__ void saxpy() { /*b*/ }", {}},
-               NodeState::Failed,
-               "compile_error"};
+  SearchNode b = planned(0, "tile", Variant{k.id, "__global__ void saxpy() { /*b*/ }", {}}, NodeState::Failed,
+                         NodeStatus::CompileError);
   b.diagnostics = "error: identifier \"tile\" is undefined";
   int ib = tree.add(b);
-  SearchNode c{0,
-               ia,
-               NodeRole::PlanCode,
-               "unroll",
-               "",
-               {k.id, "__global__ void saxpy() { /*c*/ }", {}},
-               NodeState::Correct,
-               "accepted",
-               30.0};
+  SearchNode c = planned(ia, "unroll", Variant{k.id, "__global__ void saxpy() { /*c*/ }", {}}, NodeState::Correct,
+                         NodeStatus::Accepted, 30.0);
   tree.add(c);
 
   Prompt plan = plan_prompt(plan_window(tree, 0, brief, 3));
@@ -98,7 +92,7 @@ TEST(PromptBuilder, AKernelWhoseLaunchIsFixedIsToldSoInEveryRole) {
   brief.kernel = &k;
   SearchNode root;
   root.state = NodeState::Correct;
-  root.variant.source = "__global__ void scale() {}";
+  root.variant = Variant{"", "__global__ void scale() {}", {}};
   SearchTree tree(root);
   for (const std::string& user : {plan_prompt(plan_window(tree, 0, brief, 3)).user,
                                   code_prompt(code_window(tree, 0, brief, Plan{"x", "y", {}})).user})
@@ -121,31 +115,18 @@ TEST(PromptBuilder, EveryRoleSeesTheProfileFactsOfItsNodes) {
   SearchNode root;
   root.state = NodeState::Correct;
   root.time_us = 100;
-  root.variant.source = "__global__ void saxpy() { /*root*/ }";
+  root.variant = Variant{"", "__global__ void saxpy() { /*root*/ }", {}};
   root.profile.resources = {{"_Z5saxpyv", 40, 688, 0}};
   root.profile.occupancy = 0.375;
   root.profile.achieved_gbs = 840;
   root.profile.roof_share = 0.21;
   SearchTree tree(root);
-  SearchNode fast{0,
-                  0,
-                  NodeRole::PlanCode,
-                  "vectorize",
-                  "",
-                  {k.id, "__global__ void saxpy() { /*fast*/ }", {}},
-                  NodeState::Correct,
-                  "accepted",
-                  50.0};
+  SearchNode fast = planned(0, "vectorize", Variant{k.id, "__global__ void saxpy() { /*fast*/ }", {}},
+                            NodeState::Correct, NodeStatus::Accepted, 50.0);
   fast.profile.resources = {{"_Z5saxpyv", 24, 0, 4096}};
   int ifast = tree.add(fast);
-  SearchNode broken{0,
-                    0,
-                    NodeRole::PlanCode,
-                    "tile",
-                    "",
-                    {k.id, "__global__ void saxpy() { /*broken*/ }", {}},
-                    NodeState::Failed,
-                    "rejected"};
+  SearchNode broken = planned(0, "tile", Variant{k.id, "__global__ void saxpy() { /*broken*/ }", {}}, NodeState::Failed,
+                              NodeStatus::Rejected);
   broken.profile.resources = {{"_Z5saxpyv", 96, 0, 0}};
   int ibroken = tree.add(broken);
 

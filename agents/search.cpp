@@ -124,7 +124,7 @@ void preview_roles(const KernelBrief& brief, Team& team, const SelectionRules& r
   root.strategy = "original";
   root.variant = Variant{brief.kernel->id, brief.source, {}};
   root.state = NodeState::Untimed;
-  root.status = "not evaluated (dry run)";
+  root.status = NodeStatus::NotEvaluated;
   SearchTree tree(root);
   (void)team.plan(plan_window(tree, 0, brief, static_cast<size_t>(std::max(rules.top_r, 0))));
 
@@ -142,7 +142,7 @@ void preview_roles(const KernelBrief& brief, Team& team, const SelectionRules& r
   candidate.plan = placeholder.grounded;
   candidate.variant = root.variant;
   candidate.state = NodeState::Failed;
-  candidate.status = "compile_error";
+  candidate.status = NodeStatus::CompileError;
   candidate.diagnostics = "<the compiler's or the checks' messages about the candidate>";
   int id = tree.add(candidate);
   (void)team.debug(debug_window(tree, id, brief));
@@ -187,7 +187,7 @@ SearchState begin_search(const KernelBrief& brief, Evaluator& evaluator, const s
   root.role = NodeRole::Root;
   root.strategy = "original";
   root.variant = Variant{kernel.id, brief.source, {}};
-  apply_evaluation(root, evaluator.evaluate(kernel, root.variant));
+  apply_evaluation(root, evaluator.evaluate(kernel, *root.variant));
   return SearchState{kernel.id, source_hash, run, SearchTree(root), rng_text(rng), {}, {}, 0, {}};
 }
 
@@ -207,7 +207,7 @@ class SearchLoop {
         expander_{brief, team, evaluator, validator, options.rules, deadline(), options.temperatures, &ledger_},
         flights_(expander_) {
     for (const auto& n : state_.tree.nodes())
-      if (n.id == 0 || was_evaluated(n)) ledger_.add_node(candidate_key(n.variant), n.id);
+      if (n.variant && (n.id == 0 || was_evaluated(n))) ledger_.add_node(candidate_key(*n.variant), n.id);
     for (const auto& p : state_.pending) flights_.launch(p, state_.tree);  // in flight when the search was interrupted
   }
 

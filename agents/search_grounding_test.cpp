@@ -126,7 +126,7 @@ TEST(SearchGrounding, APlanThatRewritesCodeOutsideItsMarkersIsReanchored) {
   ASSERT_EQ(r.team.grounded_seen.size(), 1u);
   EXPECT_NE(r.team.grounded_seen[0].find("int i = threadIdx.x;"), std::string::npos);
   EXPECT_EQ(r.team.grounded_seen[0].find("blockIdx"), std::string::npos);
-  EXPECT_EQ(n.variant.source.find("blockIdx"), std::string::npos);
+  EXPECT_EQ(n.candidate().source.find("blockIdx"), std::string::npos);
   EXPECT_EQ(out.tree.to_result_nodes()[1].grounding, Grounding::Reanchored);
 }
 
@@ -162,7 +162,7 @@ TEST(SearchGrounding, APlanRefusedTwiceIsAFailedNodeThatSaysWhy) {
   auto out = r.search(1);
   const SearchNode& n = out.tree.node(1);
   EXPECT_EQ(n.state, NodeState::Failed);
-  EXPECT_EQ(n.status, "plan_ungrounded");
+  EXPECT_EQ(n.status, NodeStatus::PlanUngrounded);
   EXPECT_NE(n.diagnostics.find("sent back once, and still refused"), std::string::npos) << n.diagnostics;
   EXPECT_TRUE(r.team.grounded_seen.empty());  // the code role never saw it
 }

@@ -61,7 +61,7 @@ TEST(Search, SpendsExactlyTheBudget) {
   // Two fixes of one failed node in flight at once can write the same code:
   // the second is a duplicate, in the tree but neither evaluated nor counted.
   size_t duplicates = 0;
-  for (const auto& n : out.tree.nodes()) duplicates += n.status == kDuplicateStatus;
+  for (const auto& n : out.tree.nodes()) duplicates += n.status == NodeStatus::Duplicate;
   EXPECT_EQ(out.tree.size(), 31u + duplicates);
   EXPECT_EQ(out.stopped, "budget");
   EXPECT_EQ(f.evaluator.calls(), 31 - /*failed before evaluation*/ 0);
@@ -192,7 +192,7 @@ TEST(Search, WithoutAGpuNodesAreUntimedAndTheRolesStillRun) {
   int untimed = 0, compile_errors = 0;
   for (const auto& n : out.tree.nodes()) {
     untimed += n.state == NodeState::Untimed;
-    compile_errors += n.status == "compile_error";
+    compile_errors += n.status == NodeStatus::CompileError;
   }
   EXPECT_EQ(untimed + compile_errors, 7);
 }
@@ -261,7 +261,7 @@ TEST(Search, NodesThatFailedBeforeAnyCodeSurviveResume) {
   o.state_file = dir / "state.json";
   auto first = f.run(o);
   ASSERT_EQ(first.tree.size(), 4u);
-  EXPECT_EQ(first.tree.node(1).status, "plan_failed");
+  EXPECT_EQ(first.tree.node(1).status, NodeStatus::PlanFailed);
   EXPECT_FALSE(first.tree.to_result_nodes()[1].variant);
   Fixture again;
   again.brief.source = f.brief.source;
@@ -284,7 +284,7 @@ TEST(Search, InvalidVariantsAreFailedNodesWithTheReason) {
   // The root itself is not validated (it is the user's code); its children inherit the text.
   auto out = f.run(options(3, 1, 1));
   ASSERT_EQ(out.tree.size(), 4u);
-  EXPECT_EQ(out.tree.node(1).status, "invalid");
+  EXPECT_EQ(out.tree.node(1).status, NodeStatus::Invalid);
   EXPECT_EQ(out.tree.node(1).diagnostics, "host code in the variant");
 }
 
@@ -294,10 +294,10 @@ class OneIdeaTeam : public Team {
  public:
   BackendInfo info() const override { return {"scripted", "one-idea"}; }
   RoleReply<Plan> plan(const PlanInput& in) override {
-    return {Plan{"swap operands", in.node->variant.source, {}}, {}};
+    return {Plan{"swap operands", in.node->candidate().source, {}}, {}};
   }
-  RoleReply<Variant> code(const CodeInput& in) override { return {idea(in.node->variant.source), {}}; }
-  RoleReply<Variant> debug(const DebugInput& in) override { return {idea(in.node->variant.source), {}}; }
+  RoleReply<Variant> code(const CodeInput& in) override { return {idea(in.node->candidate().source), {}}; }
+  RoleReply<Variant> debug(const DebugInput& in) override { return {idea(in.node->candidate().source), {}}; }
   std::atomic<int> codes{0};
 
  private:
@@ -323,10 +323,10 @@ TEST(Search, ACandidateAlreadyEvaluatedIsADuplicateNotAnAttempt) {
   auto out = run_search(f.brief, team, f.evaluator, f.validator, options(budget, 1, 1));
   EXPECT_EQ(f.evaluator.calls(), 2);  // the original and the one idea
   ASSERT_GE(out.tree.size(), 3u);
-  EXPECT_EQ(out.tree.node(1).status, "accepted");
+  EXPECT_EQ(out.tree.node(1).status, NodeStatus::Accepted);
   int duplicates = 0;
   for (const auto& n : out.tree.nodes()) {
-    if (n.status != kDuplicateStatus) continue;
+    if (n.status != NodeStatus::Duplicate) continue;
     ++duplicates;
     EXPECT_EQ(n.state, NodeState::Failed);
     EXPECT_EQ(n.role, NodeRole::PlanCode) << "a duplicate is not a failure to debug";
@@ -342,13 +342,13 @@ TEST(Search, TheOriginalRespelledIsADuplicateOfTheRoot) {
   Fixture f;
   struct Respell : OneIdeaTeam {
     RoleReply<Variant> code(const CodeInput& in) override {
-      return {Variant{"", "  " + in.root->variant.source + "  // unchanged", {}}, {}};
+      return {Variant{"", "  " + in.root->candidate().source + "  // unchanged", {}}, {}};
     }
   } team;
   auto out = run_search(f.brief, team, f.evaluator, f.validator, options(2, 1, 1));
   EXPECT_EQ(f.evaluator.calls(), 1);
   ASSERT_GE(out.tree.size(), 2u);
-  EXPECT_EQ(out.tree.node(1).status, kDuplicateStatus);
+  EXPECT_EQ(out.tree.node(1).status, NodeStatus::Duplicate);
   EXPECT_NE(out.tree.node(1).diagnostics.find("the original kernel (node 0)"), std::string::npos);
 }
 
@@ -360,7 +360,7 @@ TEST(Search, ConcurrentCopiesReachTheGpuOnce) {
   auto out = run_search(f.brief, team, f.evaluator, f.validator, options(4, 1, 4));
   EXPECT_EQ(f.evaluator.calls(), 2);
   int accepted = 0;
-  for (const auto& n : out.tree.nodes()) accepted += n.id > 0 && n.status == "accepted";
+  for (const auto& n : out.tree.nodes()) accepted += n.id > 0 && n.status == NodeStatus::Accepted;
   EXPECT_EQ(accepted, 1);
 }
 
@@ -377,15 +377,16 @@ class TwoIdeasTeam : public Team {
       if (!tried) untried.push_back(idea);
     }
     if (static_cast<size_t>(in.proposal) >= untried.size()) return {Error{"no idea left"}, {}, /*nothing_left=*/true};
-    return {Plan{untried[static_cast<size_t>(in.proposal)], in.node->variant.source, {}}, {}};
+    return {Plan{untried[static_cast<size_t>(in.proposal)], in.node->candidate().source, {}}, {}};
   }
   RoleReply<Variant> code(const CodeInput& in) override {
     int n = codes++;
     return {
-        Variant{"", in.node->variant.source + fmt::format("\nstatic __device__ const int candidate_{0} = {0};", n), {}},
+        Variant{
+            "", in.node->candidate().source + fmt::format("\nstatic __device__ const int candidate_{0} = {0};", n), {}},
         {}};
   }
-  RoleReply<Variant> debug(const DebugInput& in) override { return {Variant{"", in.node->variant.source, {}}, {}}; }
+  RoleReply<Variant> debug(const DebugInput& in) override { return {Variant{"", in.node->candidate().source, {}}, {}}; }
   std::atomic<int> codes{0};
 };
 
@@ -402,7 +403,7 @@ TEST(Search, AnExhaustedPlanIsNoAttemptAndItsNodeIsNotPlannedAgain) {
     EXPECT_EQ(f.evaluator.calls(), budget + 1) << "every attempt reached the GPU; parallel " << parallel;
     int exhausted = 0;
     for (const auto& n : out.tree.nodes()) {
-      if (n.status != kExhaustedStatus) continue;
+      if (n.status != NodeStatus::Exhausted) continue;
       ++exhausted;
       EXPECT_FALSE(was_evaluated(n));
       if (parallel == 1) {
@@ -439,9 +440,9 @@ TEST(Search, ADebugWithNothingLeftIsNoAttemptAndTheNodeIsNotDebuggedAgain) {
     int rejected = 0, exhausted_debugs = 0;
     std::map<int, int> debugs_of;
     for (const auto& n : out.tree.nodes()) {
-      rejected += n.status == "rejected";
+      rejected += n.status == NodeStatus::Rejected;
       if (n.role == NodeRole::Debug) {
-        EXPECT_EQ(n.status, kExhaustedStatus) << parallel;
+        EXPECT_EQ(n.status, NodeStatus::Exhausted) << parallel;
         ++exhausted_debugs;
         ++debugs_of[*n.parent];
       }

@@ -13,14 +13,34 @@ namespace stark {
 using nlohmann::json;
 
 bool was_evaluated(const SearchNode& n) {
-  if (n.variant.source.empty()) return false;
-  for (const char* before : {"plan_failed", "plan_ungrounded", "code_failed", "unfilled_spans", "debug_failed",
-                             "invalid", kDuplicateStatus, kExhaustedStatus})
-    if (n.status == before) return false;
+  if (!n.variant) return false;
+  switch (n.status) {
+    case NodeStatus::PlanFailed:
+    case NodeStatus::PlanUngrounded:
+    case NodeStatus::CodeFailed:
+    case NodeStatus::UnfilledSpans:
+    case NodeStatus::DebugFailed:
+    case NodeStatus::Invalid:
+    case NodeStatus::Duplicate:
+    case NodeStatus::Exhausted: return false;
+    case NodeStatus::NotEvaluated:
+    case NodeStatus::Accepted:
+    case NodeStatus::Rejected:
+    case NodeStatus::Error:
+    case NodeStatus::CompileError:
+    case NodeStatus::Untimed: return true;
+  }
   return true;
 }
 
-bool costs_no_attempt(const SearchNode& n) { return n.status == kDuplicateStatus || n.status == kExhaustedStatus; }
+bool costs_no_attempt(const SearchNode& n) {
+  return n.status == NodeStatus::Duplicate || n.status == NodeStatus::Exhausted;
+}
+
+const Variant& SearchNode::candidate() const {
+  static const Variant none;
+  return variant ? *variant : none;
+}
 
 const char* to_string(NodeState s) {
   switch (s) {
@@ -101,22 +121,8 @@ SearchTree SearchTree::prefix(size_t n) const {
 std::vector<TreeNode> SearchTree::to_result_nodes() const {
   std::vector<TreeNode> out;
   for (const auto& n : nodes_) {
-    TreeNode t;
-    t.id = n.id;
-    t.parent = n.parent;
-    t.role = n.role;
-    t.status = n.status;
-    t.time_us = n.time_us;
-    t.diagnostics = n.diagnostics;
-    if (!n.variant.source.empty()) {  // failed before any code was written: no variant
-      Variant v = n.variant;
-      v.kernel.clear();
-      t.variant = v;
-    }
-    t.strategy = n.strategy;
-    t.grounding = n.grounding;
-    t.temperature_dropped = n.temperature_dropped;
-    t.profile = n.profile;
+    TreeNode t = n;  // the part result.json keeps
+    if (t.variant) t.variant->kernel.clear();
     out.push_back(std::move(t));
   }
   return out;
@@ -131,7 +137,7 @@ json SearchTree::to_json() const {
                      {"role", to_string(n.role)},
                      {"strategy", n.strategy},
                      {"plan", n.plan},
-                     {"variant", n.variant.source.empty() ? json(nullptr) : json(n.variant)},
+                     {"variant", or_null(n.variant)},
                      {"state", to_string(n.state)},
                      {"status", n.status},
                      {"time_us", or_null(n.time_us)},
@@ -163,10 +169,10 @@ Expected<SearchTree> SearchTree::from_json(const json& j) {
       else throw std::invalid_argument("unknown node role '" + role + "'");
       n.strategy = nj.value("strategy", "");
       n.plan = nj.value("plan", "");
-      if (!nj.at("variant").is_null()) n.variant = nj.at("variant").get<Variant>();
+      n.variant = optional_field<Variant>(nj, "variant");
       std::string state = nj.at("state").get<std::string>();
       n.state = state == "correct" ? NodeState::Correct : state == "untimed" ? NodeState::Untimed : NodeState::Failed;
-      n.status = nj.value("status", "");
+      n.status = nj.at("status").get<NodeStatus>();
       n.time_us = optional_field<double>(nj, "time_us");
       n.baseline_us = optional_field<double>(nj, "baseline_us");
       n.speedup = optional_field<double>(nj, "speedup");

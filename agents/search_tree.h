@@ -34,35 +34,27 @@ struct CaptureError {
   double max_rel = 0;
 };
 
-/// One candidate in the tree.
-struct SearchNode {
-  int id = 0;
-  std::optional<int> parent;  // nullopt: the root
-  NodeRole role = NodeRole::Root;
-  std::string strategy;  // plan role's choice, a few words
-  std::string plan;      // the grounded instruction that produced it (empty for root/debug)
-  Variant variant;
+/// One candidate in the tree: the node result.json keeps (core/result.h)
+/// and what the search needs besides, for selection and the roles' prompts.
+struct SearchNode : TreeNode {
+  std::string plan;  // the grounded instruction that produced it (empty for root/debug)
   NodeState state = NodeState::Failed;
-  std::string status;                 // evaluation verdict or failure kind: "accepted", "compile_error", "invalid", ...
-  std::optional<double> time_us;      // the candidate's time (sum of per-capture medians)
   std::optional<double> baseline_us;  // the original's, measured in the same evaluation
   std::optional<double> speedup;      // baseline_us / time_us of that evaluation
   std::vector<CaptureTime> captures;  // per capture: the original's and this candidate's medians
-  std::string diagnostics;            // compiler or checker messages, for the debug role
   std::vector<Check> checks;
   // The evaluation's phases (Evaluation::seconds), for progress lines. Not
   // saved: wall times would make the trees of two identical searches differ.
   std::map<std::string, double> seconds;
   std::vector<int> children;
-  Grounding grounding = Grounding::None;           // how the candidate is tied to its plan (grounding.h)
-  std::string grounding_note{};                    // what the code role changed outside the plan's spans, when it did
-  std::vector<CaptureError> errors{};              // a wrong candidate's error sizes, for the debug role
-  std::vector<std::string> temperature_dropped{};  // roles whose temperature the model did not take
-  ProfileFacts profile{};  // what the evaluation read and measured beyond its time (core/profile.h)
+  std::string grounding_note{};        // what the code role changed outside the plan's spans, when it did
+  std::vector<CaptureError> errors{};  // a wrong candidate's error sizes, for the debug role
 
   /// Runtime for ranking: failed = +infinity; untimed ranks behind every timed node.
   double score() const;
   bool healthy() const { return state != NodeState::Failed; }
+  /// The candidate's code; an empty variant when it failed before any was written.
+  const Variant& candidate() const;
 };
 
 /// A kernel's search tree. Node ids are dense: node i is nodes()[i].
@@ -102,13 +94,6 @@ class SearchTree {
 };
 
 const char* to_string(NodeState s);
-
-/// A node's status when its candidate was the same as one the search had
-/// already evaluated: it cost no evaluation and no attempt.
-inline constexpr const char* kDuplicateStatus = "duplicate";
-/// A node's status when the plan role had nothing left to propose for its
-/// parent: it cost no attempt, and the parent gets no further plans.
-inline constexpr const char* kExhaustedStatus = "exhausted";
 
 /// Whether a node stands for no attempt: a duplicate or an exhausted plan.
 bool costs_no_attempt(const SearchNode& node);

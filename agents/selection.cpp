@@ -16,18 +16,19 @@ int pending(const std::map<int, int>& in_flight, int id) {
 
 bool is_selectable(const SearchTree& tree, int id, const SelectionRules& rules, const std::map<int, int>& in_flight) {
   const SearchNode& n = tree.node(id);
-  bool exhausted =
-      std::any_of(n.children.begin(), n.children.end(), [&](int c) { return tree.node(c).status == kExhaustedStatus; });
+  bool exhausted = std::any_of(n.children.begin(), n.children.end(),
+                               [&](int c) { return tree.node(c).status == NodeStatus::Exhausted; });
   if (exhausted) return false;  // the role that expands it (plan, or debug for a failed node) has nothing more
   if (id == 0) {
     // Only children that produced a candidate use up the root's slots: a
     // plan lost to a failing API is no idea explored.
     int tried = pending(in_flight, id);
-    for (int c : n.children) tried += !tree.node(c).variant.source.empty() && tree.node(c).status != kDuplicateStatus;
+    for (int c : n.children)
+      tried += !tree.node(c).candidate().source.empty() && tree.node(c).status != NodeStatus::Duplicate;
     return n.healthy() && tried < rules.n_root;
   }
-  if (!n.healthy() && n.variant.source.empty()) return false;  // failed before writing code: nothing to debug
-  if (n.status == kDuplicateStatus) return false;  // nothing wrong with it to debug, nothing new to build on
+  if (!n.healthy() && n.candidate().source.empty()) return false;  // failed before writing code: nothing to debug
+  if (n.status == NodeStatus::Duplicate) return false;  // nothing wrong with it to debug, nothing new to build on
   bool all_failed =
       std::all_of(n.children.begin(), n.children.end(), [&](int c) { return tree.node(c).state == NodeState::Failed; });
   if (static_cast<int>(n.children.size()) > rules.n_child && all_failed) return false;  // dead branch

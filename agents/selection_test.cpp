@@ -10,7 +10,7 @@ SearchNode node(int parent, NodeState state, std::optional<double> t = std::null
   n.parent = parent;
   n.state = state;
   n.time_us = t;
-  n.variant.source = "__global__ void k() {}";
+  n.variant = Variant{"", "__global__ void k() {}", {}};
   return n;
 }
 
@@ -64,10 +64,10 @@ TEST(Selection, ExplorationPicksLeavesAndFailedLeavesGetDebugged) {
   SearchTree t = root_tree();
   int a = t.add(node(0, NodeState::Correct, 50));
   SearchNode broken = node(a, NodeState::Failed);
-  broken.variant.source = "__global__ void k() { oops }";
+  broken.variant = Variant{"", "__global__ void k() { oops }", {}};
   int f = t.add(broken);
   SearchNode no_code = node(0, NodeState::Failed);
-  no_code.variant.source.clear();  // failed before writing code: never debugged
+  no_code.variant.reset();  // failed before writing code: never debugged
   t.add(no_code);
   SelectionRules explore{5, 3, 1.0};
   std::mt19937_64 rng(7);
@@ -81,7 +81,7 @@ TEST(Selection, ChildrenWithoutCodeDoNotUseUpTheRoot) {
   SearchTree t = root_tree();
   for (int i = 0; i < 5; ++i) {
     SearchNode n = node(0, NodeState::Failed);
-    n.variant.source.clear();  // e.g. the API failed before a plan came back
+    n.variant.reset();  // e.g. the API failed before a plan came back
     t.add(n);
   }
   SelectionRules rules;

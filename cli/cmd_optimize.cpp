@@ -404,9 +404,7 @@ class OptimizeCommand : public Command {
     hooks.begin_kernel = [&progress](const Kernel& k, int budget, std::optional<double> baseline) {
       progress.begin_kernel(k.id, budget, baseline);
     };
-    hooks.attempt = [&progress](const Kernel&, const SearchNode& n) {
-      progress.attempt({n.id, n.role, n.status, n.time_us, n.strategy, n.diagnostics, n.seconds});
-    };
+    hooks.attempt = [&progress](const Kernel&, const SearchNode& n) { progress.attempt(n); };
     hooks.end_kernel = [&progress](const KernelResult& k) { progress.end_kernel(k); };
     hooks.message = note;
     return hooks;

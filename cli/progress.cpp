@@ -50,8 +50,6 @@ std::string phase_times(const std::map<std::string, double>& seconds) {
   return out;
 }
 
-bool failed_status(std::string_view status) { return status != "accepted"; }
-
 }  // namespace
 
 std::string progress_time(double us) {
@@ -107,7 +105,7 @@ void ProgressDisplay::show_status(std::string status) {
   }
 }
 
-std::string ProgressDisplay::status_text(const AttemptEvent* last) const {
+std::string ProgressDisplay::status_text(const SearchNode* last) const {
   std::string prefix = fmt::format("[{}/{}] {}", done_, total_, paint(kBold, name_));
   if (kernels_ > 1) prefix += fmt::format(" ({}/{})", kernel_index_, kernels_);
   if (best_us_ && baseline_us_ && *best_us_ < *baseline_us_)
@@ -115,7 +113,7 @@ std::string ProgressDisplay::status_text(const AttemptEvent* last) const {
   else if (baseline_us_) prefix += " baseline " + progress_time(*baseline_us_);
   std::string tail;
   if (last) {
-    tail = fmt::format(" | #{} {} {}", last->node, to_string(last->role), last->status);
+    tail = fmt::format(" | #{} {} {}", last->id, to_string(last->role), to_string(last->status));
     if (last->time_us) tail += " " + progress_time(*last->time_us);
     if (!last->strategy.empty()) tail += ": " + last->strategy;
   } else {
@@ -155,16 +153,16 @@ void ProgressDisplay::set_baseline(double baseline_us) {
   baseline_us_ = baseline_us;
 }
 
-void ProgressDisplay::attempt(const AttemptEvent& e) {
+void ProgressDisplay::attempt(const SearchNode& e) {
   std::lock_guard lock(mutex_);
   ++done_;
   ++kernel_done_;
   if (done_ > total_) total_ = done_;  // more attempts than announced (debug retries): never show 31/30
-  if (e.status == "accepted" && e.time_us && (!best_us_ || *e.time_us < *best_us_)) best_us_ = e.time_us;
+  if (e.status == NodeStatus::Accepted && e.time_us && (!best_us_ || *e.time_us < *best_us_)) best_us_ = e.time_us;
   if (style_.verbosity == Verbosity::Quiet) return;
   if (style_.verbosity == Verbosity::Verbose) {
-    std::string line = fmt::format("[{}/{}] {} #{} {} {}", done_, total_, name_, e.node, to_string(e.role),
-                                   paint(failed_status(e.status) ? kRed : kGreen, e.status));
+    std::string line = fmt::format("[{}/{}] {} #{} {} {}", done_, total_, name_, e.id, to_string(e.role),
+                                   paint(e.status == NodeStatus::Accepted ? kGreen : kRed, to_string(e.status)));
     if (e.time_us) {
       line += " " + progress_time(*e.time_us);
       if (baseline_us_ && *e.time_us > 0) line += fmt::format(" ({:.2f}x)", *baseline_us_ / *e.time_us);

@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 
+#include "agents/search_tree.h"
 #include "core/result.h"
 
 namespace stark::cli {
@@ -41,17 +42,6 @@ struct ProgressStyle {
   static ProgressStyle detect(int fd, Verbosity verbosity);
 };
 
-/// One evaluated candidate, as the search reports it.
-struct AttemptEvent {
-  int node = 0;  // search-tree node id
-  NodeRole role = NodeRole::PlanCode;
-  std::string status;                     // "accepted", "rejected", "compile_error", ...
-  std::optional<double> time_us;          // accepted candidates
-  std::string strategy;                   // the plan's choice in a few words
-  std::string diagnostics;                // why it failed; the first line is shown in verbose mode
-  std::map<std::string, double> seconds;  // the evaluation's phases, shown in verbose mode
-};
-
 /// Prints the progress of one optimize run. Thread-safe: every call takes a lock.
 class ProgressDisplay {
  public:
@@ -66,7 +56,7 @@ class ProgressDisplay {
   void begin_kernel(const std::string& id, int budget, std::optional<double> baseline_us);
   /// A better baseline figure arrived after begin_kernel (measured lazily).
   void set_baseline(double baseline_us);
-  void attempt(const AttemptEvent& e);
+  void attempt(const SearchNode& node);
   /// Prints the kernel's outcome; unused budget leaves the run's total.
   void end_kernel(const KernelResult& k);
   /// A line that stays (warnings, notes): printed above the status line.
@@ -77,7 +67,7 @@ class ProgressDisplay {
  private:
   void show_status(std::string status);    // terminal: rewrite; otherwise: a line
   void print_line(std::string_view line);  // a permanent line, under or instead of the status
-  std::string status_text(const AttemptEvent* last) const;
+  std::string status_text(const SearchNode* last) const;
   std::string paint(std::string_view code, std::string_view text) const;
 
   std::ostream& out_;

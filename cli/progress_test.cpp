@@ -23,24 +23,33 @@ KernelResult finished(const std::string& id, KernelStatus status, int attempts, 
   return k;
 }
 
+/// A search node as the search reports an attempt.
+SearchNode attempt(int id, NodeRole role, NodeStatus status, std::optional<double> time_us, std::string strategy,
+                   std::string diagnostics, std::map<std::string, double> seconds = {}) {
+  SearchNode n;
+  n.id = id;
+  n.role = role;
+  n.status = status;
+  n.time_us = time_us;
+  n.strategy = std::move(strategy);
+  n.diagnostics = std::move(diagnostics);
+  n.seconds = std::move(seconds);
+  return n;
+}
+
 /// Two kernels: saxpy improves over three attempts; histogram fails after one of its budget of five.
 void drive(ProgressDisplay& p) {
   p.begin_run(2, 8);
   p.begin_kernel("src/ops.cu:saxpy", 3, 412.0);
-  p.attempt({1, NodeRole::PlanCode, "compile_error", std::nullopt, "stage x in shared memory",
-             "ops.cu(9): error: tile\nmore"});
-  p.attempt({2, NodeRole::Debug, "accepted", 318.0, "declare the tile", ""});
-  p.attempt({3,
-             NodeRole::PlanCode,
-             "accepted",
-             224.0,
-             "four float4 per thread",
-             "",
-             {{"sanitize", 9.31}, {"compile", 2.1}, {"judge", 4.0}}});
+  p.attempt(attempt(1, NodeRole::PlanCode, NodeStatus::CompileError, std::nullopt, "stage x in shared memory",
+                    "ops.cu(9): error: tile\nmore"));
+  p.attempt(attempt(2, NodeRole::Debug, NodeStatus::Accepted, 318.0, "declare the tile", ""));
+  p.attempt(attempt(3, NodeRole::PlanCode, NodeStatus::Accepted, 224.0, "four float4 per thread", "",
+                    {{"sanitize", 9.31}, {"compile", 2.1}, {"judge", 4.0}}));
   p.end_kernel(finished("src/ops.cu:saxpy", KernelStatus::Improved, 3, 412.0, 224.0));
   p.begin_kernel("src/h.cu:histogram", 5, 95.0);
   p.message("stark: warning: worker restarted");
-  p.attempt({1, NodeRole::PlanCode, "rejected", std::nullopt, "shared bins", "racecheck: 3 hazards"});
+  p.attempt(attempt(1, NodeRole::PlanCode, NodeStatus::Rejected, std::nullopt, "shared bins", "racecheck: 3 hazards"));
   p.end_kernel(finished("src/h.cu:histogram", KernelStatus::Failed, 1, 95.0, std::nullopt));
   Result r;
   r.kernels = {finished("a", KernelStatus::Improved, 3, 412.0, 224.0),
@@ -77,11 +86,11 @@ TEST(Progress, AFailedKernelSaysWhyOnItsLine) {
     p.begin_run(1, 4);
     p.begin_kernel("src/a.cu:scale", 4, std::nullopt);
     KernelResult k = finished("src/a.cu:scale", KernelStatus::Failed, 0, std::nullopt, std::nullopt);
-    k.checks = {{"compile", true, ""},
-                {"captures", false, "no launch of it was recorded while the test command ran\n(second line)"}};
+    k.checks = {{CheckName::Compile, true, ""},
+                {CheckName::Source, false, "no launch of it was recorded while the test command ran\n(second line)"}};
     p.end_kernel(k);
   }
-  EXPECT_NE(out.str().find("scale: failed after 0 attempts: captures: no launch of it was recorded while the test "
+  EXPECT_NE(out.str().find("scale: failed after 0 attempts: source: no launch of it was recorded while the test "
                            "command ran\n"),
             std::string::npos)
       << out.str();
@@ -142,8 +151,8 @@ TEST(Progress, MoreAttemptsThanAnnouncedNeverShowPastTheTotal) {
   ProgressDisplay p(out, {false, false, 80, Verbosity::Normal});
   p.begin_run(1, 1);
   p.begin_kernel("k.cu:k", 1, std::nullopt);
-  p.attempt({1, NodeRole::PlanCode, "error", std::nullopt, "", ""});
-  p.attempt({2, NodeRole::Debug, "error", std::nullopt, "", ""});
+  p.attempt(attempt(1, NodeRole::PlanCode, NodeStatus::Error, std::nullopt, "", ""));
+  p.attempt(attempt(2, NodeRole::Debug, NodeStatus::Error, std::nullopt, "", ""));
   EXPECT_NE(out.str().find("[2/2] k | #2 debug error\n"), std::string::npos) << out.str();
 }
 

@@ -1,55 +1,67 @@
-// The names of the guards a verdict rests on (docs/design.md, "What a
-// speedup must survive"), as they appear in a result's checks. The GPU
-// worker runs the first group; the evaluator adds its own around them.
+// The guards a verdict rests on (docs/design.md, "What a speedup must
+// survive"), as a closed set: a result's checks name only these, and a
+// check with any other name in a worker's reply or a result file is an
+// error, never a check of its own. The GPU worker runs the first group; the
+// evaluator adds its own around them.
 #ifndef STARK_CORE_CHECK_NAMES_H
 #define STARK_CORE_CHECK_NAMES_H
 
-namespace stark::check {
+#include <iosfwd>
+#include <optional>
+#include <string_view>
 
-/// The original reproduces each capture.
-inline constexpr const char* kBaselineReplay = "baseline_replay";
-/// The override is a valid launch.
-inline constexpr const char* kLaunch = "launch";
-/// No fault, no hang.
-inline constexpr const char* kNoCrash = "no_crash";
-/// Written buffers match, unread ones poisoned.
-inline constexpr const char* kCorrectness = "correctness";
-/// What the original leaves alone stays so.
-inline constexpr const char* kInputsUnchanged = "inputs_unchanged";
-/// Nothing written outside the buffers.
-inline constexpr const char* kGuards = "guard_canaries";
-/// Same answer on a second launch.
-inline constexpr const char* kRepeat = "repeat_stable";
-/// Same answer as the original at smaller sizes.
-inline constexpr const char* kOtherSizes = "other_sizes";
-/// Same answer as the original on fuzzed data.
-inline constexpr const char* kFuzz = "fuzzed_inputs";
-/// Still right after the timed runs.
-inline constexpr const char* kRecheck = "recheck_after_timing";
-/// Timed (spread within bounds).
-inline constexpr const char* kTiming = "timing";
-/// Timed launches, read back at random, were right.
-inline constexpr const char* kTimedOutputs = "timed_outputs";
-// The evaluator's own (harness/evaluator/), around the worker's.
-/// The variant parses as the kernel (clang).
-inline constexpr const char* kVariantCheck = "variant_check";
-/// The variant compiles for the judged architecture.
-inline constexpr const char* kCompile = "compile";
-/// The same kernels with the same parameters.
-inline constexpr const char* kSignature = "signature";
-/// No captured launch aliases a new __restrict__.
-inline constexpr const char* kRestrictAssumption = "restrict_assumption";
-/// The patched file adds no host code.
-inline constexpr const char* kHostCode = "host_code";
-/// Compiles for every architecture the target builds.
-inline constexpr const char* kArchs = "archs";
-/// Compute-sanitizer finds no memory error.
-inline constexpr const char* kMemcheck = "memcheck";
-/// Compute-sanitizer finds no shared-memory race.
-inline constexpr const char* kRacecheck = "racecheck";
-/// Never passed: a speedup flagged for a person.
-inline constexpr const char* kSpeedupPlausible = "speedup_plausible";
+#include <fmt/format.h>
+#include <nlohmann/json_fwd.hpp>
 
-}  // namespace stark::check
+namespace stark {
+
+/// One guard; to_string gives its name in JSON ("correctness", "memcheck").
+enum class CheckName {
+  BaselineReplay,   // "baseline_replay": the original reproduces each capture
+  Launch,           // "launch": the override is a valid launch
+  NoCrash,          // "no_crash": no fault, no hang
+  Correctness,      // "correctness": written buffers match, unread ones poisoned
+  InputsUnchanged,  // "inputs_unchanged": what the original leaves alone stays so
+  Guards,           // "guard_canaries": nothing written outside the buffers
+  Repeat,           // "repeat_stable": same answer on a second launch
+  OtherSizes,       // "other_sizes": same answer as the original at smaller sizes
+  Fuzz,             // "fuzzed_inputs": same answer as the original on fuzzed data
+  Recheck,          // "recheck_after_timing": still right after the timed runs
+  Timing,           // "timing": timed, spread within bounds
+  TimedOutputs,     // "timed_outputs": timed launches, read back at random, were right
+  // The evaluator's own (harness/evaluator/), around the worker's.
+  VariantCheck,        // "variant_check": the variant parses as the kernel (clang)
+  Compile,             // "compile": the variant compiles for the judged architecture
+  Signature,           // "signature": the same kernels with the same parameters
+  RestrictAssumption,  // "restrict_assumption": no captured launch aliases a new __restrict__
+  HostCode,            // "host_code": the patched file adds no host code
+  Archs,               // "archs": compiles for every architecture the target builds
+  Memcheck,            // "memcheck": compute-sanitizer finds no memory error
+  Racecheck,           // "racecheck": compute-sanitizer finds no shared-memory race
+  SpeedupPlausible,    // "speedup_plausible": never passed, a speedup flagged for a person
+  WorkerInputs,        // "worker_inputs": a worker without a GPU read the shipped captures and cubins
+  // The pipeline's own (pipeline/), on a kernel's result.
+  Source,  // "source": the kernel's source could be read for its search
+  Cache,   // "cache": the search was reused from the cache, re-verified on today's captures
+};
+
+const char* to_string(CheckName name);
+/// The check a JSON name stands for; nullopt for any other name.
+std::optional<CheckName> check_name_from_string(std::string_view name);
+/// JSON: the name; reading any other name throws ("unknown check 'x'").
+void to_json(nlohmann::json& j, CheckName value);
+void from_json(const nlohmann::json& j, CheckName& value);
+/// Streams the name (test failures, logs).
+std::ostream& operator<<(std::ostream& os, CheckName value);
+
+}  // namespace stark
+
+/// fmt prints the name ("{}" of a CheckName is to_string of it).
+template <>
+struct fmt::formatter<stark::CheckName> : fmt::formatter<std::string_view> {
+  auto format(stark::CheckName value, fmt::format_context& ctx) const {
+    return fmt::formatter<std::string_view>::format(stark::to_string(value), ctx);
+  }
+};
 
 #endif  // STARK_CORE_CHECK_NAMES_H

@@ -24,7 +24,7 @@ void to_json(json& j, const Check& c) {
   if (!c.detail.empty()) j["detail"] = c.detail;
 }
 void from_json(const json& j, Check& c) {
-  c.name = j.at("name").get<std::string>();
+  c.name = j.at("name").get<CheckName>();
   c.ok = optional_field<bool>(j, "ok");
   c.detail = j.value("detail", "");
 }

@@ -10,6 +10,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/check_names.h"
 #include "core/gpu_info.h"
 #include "core/profile.h"
 
@@ -22,7 +23,7 @@ enum class Verdict { Accepted, Rejected, Error };
 /// One guard of docs/design.md ("What a speedup must survive"). ok = nullopt: the guard could not run
 /// (say why in detail): a report must show it, never count it as passed.
 struct Check {
-  std::string name;
+  CheckName name = CheckName::Correctness;
   std::optional<bool> ok;
   std::string detail;
   bool operator==(const Check&) const = default;

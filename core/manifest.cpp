@@ -5,6 +5,7 @@
 
 #include <stdexcept>
 
+#include "core/enum_names.h"
 #include "core/file_io.h"
 
 namespace stark {
@@ -12,14 +13,6 @@ namespace stark {
 using nlohmann::json;
 
 namespace {
-
-template <typename E, size_t N>
-E enum_from(const json& j, const char* what, const std::pair<const char*, E> (&table)[N]) {
-  auto s = j.get<std::string>();
-  for (const auto& [name, value] : table)
-    if (s == name) return value;
-  throw std::invalid_argument(fmt::format("unknown {} '{}'", what, s));
-}
 
 constexpr std::pair<const char*, ParamKind> kParamKinds[] = {
     {"scalar", ParamKind::Scalar}, {"pointer", ParamKind::Pointer}, {"record", ParamKind::Record}};
@@ -35,7 +28,7 @@ void put_dim_type(json& j, const char* key, DimType t) {
 
 DimType read_dim_type(const json& j, const char* key) {
   if (!j.contains(key) || j[key].is_null()) return DimType::Unknown;
-  return enum_from(j[key], "grid or block type", kDimTypes);
+  return parse_enum(j[key], "grid or block type", kDimTypes);
 }
 
 void put_variable(json& j, const char* key, const std::optional<LaunchVariable>& v) {
@@ -67,13 +60,9 @@ std::optional<ByteRange> read_range(const json& j, const char* key) {
 
 }  // namespace
 
-const char* to_string(ParamKind k) {
-  for (const auto& [name, value] : kParamKinds)
-    if (value == k) return name;
-  return "scalar";
-}
+const char* to_string(ParamKind k) { return enum_name(k, kParamKinds); }
 
-const char* to_string(LaunchKind k) { return k == LaunchKind::Api ? "api" : "chevron"; }
+const char* to_string(LaunchKind k) { return enum_name(k, kLaunchKinds); }
 
 void to_json(json& j, const ByteRange& r) { j = {{"begin", r.begin}, {"end", r.end}}; }
 void from_json(const json& j, ByteRange& r) {
@@ -101,7 +90,7 @@ void from_json(const json& j, Param& p) {
   p = {};
   p.name = j.at("name").get<std::string>();
   p.type = j.at("type").get<std::string>();
-  p.kind = enum_from(j.at("kind"), "parameter kind", kParamKinds);
+  p.kind = parse_enum(j.at("kind"), "parameter kind", kParamKinds);
   p.pointee = j.value("pointee", "");
   p.is_const = j.value("const", false);
   p.is_restrict = j.value("restrict", false);
@@ -159,7 +148,7 @@ void from_json(const json& j, Launch& l) {
   l = {};
   l.file = j.at("file").get<std::string>();
   l.line = j.at("line").get<int>();
-  l.kind = enum_from(j.at("kind"), "launch kind", kLaunchKinds);
+  l.kind = parse_enum(j.at("kind"), "launch kind", kLaunchKinds);
   l.instantiation = j.value("instantiation", "");
   l.grid = read_optional_text(j, "grid");
   l.block = read_optional_text(j, "block");

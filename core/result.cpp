@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "core/enum_names.h"
 #include "core/file_io.h"
 #include "core/json_optional.h"
 
@@ -30,37 +31,14 @@ constexpr std::pair<const char*, Grounding> kGroundings[] = {{"none", Grounding:
                                                              {"whole_body", Grounding::WholeBody},
                                                              {"outside_spans", Grounding::OutsideSpans}};
 
-template <typename E, size_t N>
-E parse_enum(const json& j, const char* what, const std::pair<const char*, E> (&table)[N]) {
-  auto s = j.get<std::string>();
-  for (const auto& [name, value] : table)
-    if (s == name) return value;
-  throw std::invalid_argument(fmt::format("unknown {} '{}'", what, s));
-}
-
-template <typename E, size_t N>
-const char* enum_name(E e, const std::pair<const char*, E> (&table)[N]) {
-  for (const auto& [name, value] : table)
-    if (value == e) return name;
-  return table[0].first;
-}
-
 }  // namespace
 
 const char* to_string(KernelStatus s) { return enum_name(s, kStatuses); }
 const char* to_string(CacheState s) { return enum_name(s, kCacheStates); }
 const char* to_string(Grounding g) { return enum_name(g, kGroundings); }
 const char* to_string(NodeRole r) { return enum_name(r, kRoles); }
-std::optional<NodeRole> node_role_from_string(std::string_view name) {
-  for (const auto& [text, value] : kRoles)
-    if (name == text) return value;
-  return std::nullopt;
-}
-std::optional<Grounding> grounding_from_string(std::string_view name) {
-  for (const auto& [text, value] : kGroundings)
-    if (name == text) return value;
-  return std::nullopt;
-}
+std::optional<NodeRole> node_role_from_string(std::string_view name) { return enum_from_name(name, kRoles); }
+std::optional<Grounding> grounding_from_string(std::string_view name) { return enum_from_name(name, kGroundings); }
 
 void to_json(json& j, const TreeNode& n) {
   j = {{"id", n.id},
@@ -80,7 +58,7 @@ void from_json(const json& j, TreeNode& n) {
   n.id = j.at("id").get<int>();
   n.parent = optional_field<int>(j, "parent");
   n.role = parse_enum(j.at("role"), "node role", kRoles);
-  n.status = j.at("status").get<std::string>();
+  n.status = j.at("status").get<NodeStatus>();
   n.time_us = optional_field<double>(j, "time_us");
   n.diagnostics = j.value("diagnostics", "");
   n.variant = optional_field<Variant>(j, "variant");

@@ -15,6 +15,7 @@
 #include "core/evaluation.h"
 #include "core/expected.h"
 #include "core/gpu_info.h"
+#include "core/node_status.h"
 #include "core/variant.h"
 
 namespace stark {
@@ -38,15 +39,17 @@ enum class Grounding {
 /// code written for it, or a repair of a failed candidate.
 enum class NodeRole { Root, PlanCode, Debug };
 
-/// One evaluated (or failed) candidate in a kernel's search tree.
+/// One evaluated (or failed) candidate in a kernel's search tree, as
+/// result.json keeps it. The search's own node (agents/search_tree.h)
+/// is this plus what only the search needs.
 struct TreeNode {
   int id = 0;
   std::optional<int> parent;       // nullopt: the root (the original kernel)
   NodeRole role = NodeRole::Root;  // "root", "plan+code", "debug" in JSON
-  std::string status;              // "accepted", "rejected", "error", "compile_error", "invalid"...
-  std::optional<double> time_us;
-  std::string diagnostics;
-  std::optional<Variant> variant;
+  NodeStatus status = NodeStatus::NotEvaluated;
+  std::optional<double> time_us;                 // the candidate's time (sum of per-capture medians)
+  std::string diagnostics;                       // compiler or checker messages
+  std::optional<Variant> variant;                // nullopt: it failed before any code was written
   std::string strategy;                          // extension: what the plan role chose, in a few words
   Grounding grounding = Grounding::None;         // extension: "grounding", absent for None
   std::vector<std::string> temperature_dropped;  // extension: roles whose temperature the model did not take

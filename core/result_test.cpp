@@ -32,18 +32,19 @@ TEST(Result, RoundTripDropsKernelFromBest) {
   k.id = "a.cu:k";
   k.status = KernelStatus::NoGain;
   k.best = Variant{"a.cu:k", "__global__ void k() {}", {{"ceil_div(n, 512)"}, {"512"}, std::nullopt}};
-  k.tree = {{0, std::nullopt, NodeRole::Root, "accepted", 10.0, "", std::nullopt, "", Grounding::None, {}, {}},
-            {1,
-             0,
-             NodeRole::PlanCode,
-             "rejected",
-             std::nullopt,
-             "wrong output",
-             k.best,
-             "vectorize",
-             Grounding::None,
-             {},
-             {}}};
+  k.tree = {
+      {0, std::nullopt, NodeRole::Root, NodeStatus::Accepted, 10.0, "", std::nullopt, "", Grounding::None, {}, {}},
+      {1,
+       0,
+       NodeRole::PlanCode,
+       NodeStatus::Rejected,
+       std::nullopt,
+       "wrong output",
+       k.best,
+       "vectorize",
+       Grounding::None,
+       {},
+       {}}};
   k.captures = {{"c-big", 9.0, 8.5, std::nullopt}, {"c-small", 1.0, 0.5, std::nullopt}};
   r.kernels = {k};
   nlohmann::json j = r;
@@ -72,12 +73,46 @@ TEST(Result, RejectsUnknownStatus) {
   EXPECT_THROW(j.get<Result>(), std::exception);
 }
 
+// A node's status and a check's name are closed sets too: a result folder
+// that calls a node "accepted_by_review" or lists a check "reviewed" (to
+// dress a candidate up as verified) does not load, and says what it read.
+TEST(Result, NodeStatusesAndCheckNamesAreClosedSets) {
+  for (NodeStatus s :
+       {NodeStatus::NotEvaluated, NodeStatus::Accepted, NodeStatus::Duplicate, NodeStatus::DebugFailed}) {
+    nlohmann::json j = s;
+    EXPECT_EQ(j.get<NodeStatus>(), s);
+    EXPECT_EQ(node_status_from_string(to_string(s)), s);
+  }
+  for (CheckName c : {CheckName::BaselineReplay, CheckName::Correctness, CheckName::Racecheck, CheckName::Cache}) {
+    nlohmann::json j = c;
+    EXPECT_EQ(j.get<CheckName>(), c);
+    EXPECT_EQ(check_name_from_string(to_string(c)), c);
+  }
+  auto node = nlohmann::json::parse(R"({"id": 1, "parent": 0, "role": "plan+code", "status": "accepted_by_review"})");
+  try {
+    (void)node.get<TreeNode>();
+    ADD_FAILURE() << "an unknown node status was read";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "unknown node status 'accepted_by_review'");
+  }
+  auto checks = nlohmann::json::parse(R"([{"name": "correctness", "ok": true}, {"name": "reviewed", "ok": true}])");
+  try {
+    (void)checks.get<std::vector<Check>>();
+    ADD_FAILURE() << "an unknown check was read";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "unknown check 'reviewed'");
+  }
+  EXPECT_THROW(nlohmann::json(7).get<CheckName>(), std::exception);
+  EXPECT_EQ(fmt::format("{} {}", CheckName::Guards, NodeStatus::CompileError), "guard_canaries compile_error");
+}
+
 TEST(Evaluation, RoundTrip) {
   Evaluation e;
   e.kernel = "a.cu:k";
   e.verdict = Verdict::Rejected;
   e.reason = "output differs";
-  e.checks = {{"sanitizer", std::nullopt, "compute-sanitizer not found"}, {"outputs", false, "x[3]"}};
+  e.checks = {{CheckName::Memcheck, std::nullopt, "compute-sanitizer not found"},
+              {CheckName::Correctness, false, "x[3]"}};
   e.captures = {{"0", Timing{10, 9, 11, 50}, std::nullopt, 0.5, 0.1, std::nullopt, std::nullopt, std::nullopt}};
   nlohmann::json j = e;
   EXPECT_TRUE(j["checks"][0]["ok"].is_null());

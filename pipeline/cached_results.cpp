@@ -111,7 +111,7 @@ CacheLookup look_up(const ResultCache& cache, const Manifest& manifest, const Ke
     k.checks = e->checks;
     k.captures = capture_times(*e);
   }
-  k.checks.push_back({"cache", true,
+  k.checks.push_back({CheckName::Cache, true,
                       fmt::format("reused the search of {} (entry {}); re-verified on today's captures",
                                   entry.created.empty() ? "an earlier run" : entry.created, out.key)});
   out.hit = std::move(k);

@@ -52,13 +52,13 @@ KernelResult kernel_result(const Kernel& kernel, const SearchOutcome& outcome) {
   k.best_us = b.time_us;
   k.speedup = b.speedup;
   k.captures = b.captures;
-  Variant v = b.variant;
+  Variant v = b.candidate();
   v.kernel = kernel.id;
   k.best = v;
   k.checks = b.checks;
   k.strategies = path_strategies(tree, *best);
   for (const auto& c : b.checks)
-    if (c.name == check::kRestrictAssumption && !c.detail.empty()) k.assumptions.push_back(c.detail);
+    if (c.name == CheckName::RestrictAssumption && !c.detail.empty()) k.assumptions.push_back(c.detail);
   return k;
 }
 

@@ -171,7 +171,7 @@ class OptimizeRun {
       KernelResult k;
       k.id = kernel.id;
       k.status = KernelStatus::Failed;
-      k.checks.push_back({"source", false, brief.error().message});
+      k.checks.push_back({CheckName::Source, false, brief.error().message});
       return finish(k, false);
     }
     auto lookup = cached_.find(kernel.id);

@@ -98,7 +98,7 @@ TEST(Optimize, WritesAResultForEveryKernel) {
   // With expansions in flight together, two fixes of one node can be the
   // same candidate: the copy is a duplicate node that costs no attempt.
   size_t duplicates = 0;
-  for (const auto& n : saxpy.tree) duplicates += n.status == "duplicate";
+  for (const auto& n : saxpy.tree) duplicates += n.status == NodeStatus::Duplicate;
   EXPECT_EQ(saxpy.tree.size(), 9u + duplicates);
   EXPECT_EQ(attempts.size(), 8u + duplicates);
   EXPECT_TRUE(saxpy.status == KernelStatus::Improved || saxpy.status == KernelStatus::NoGain);
@@ -225,7 +225,7 @@ TEST(OptimizeCache, ASecondRunReusesEveryResultWithOneEvaluationEach) {
     EXPECT_EQ(b->kernels[i].status, a->kernels[i].status);
     EXPECT_EQ(b->kernels[i].best, a->kernels[i].best);
     EXPECT_EQ(b->kernels[i].tree, a->kernels[i].tree);
-    EXPECT_EQ(b->kernels[i].checks.back().name, "cache");
+    EXPECT_EQ(b->kernels[i].checks.back().name, CheckName::Cache);
   }
   auto loaded = load_result((p.root / "result-2").string());
   ASSERT_TRUE(loaded);

@@ -80,7 +80,8 @@ CheckSummary summarize_checks(const std::vector<Check>& checks) {
 std::string failure_reason(const KernelResult& k) {
   auto first_line = [](const std::string& text) { return text.substr(0, text.find('\n')); };
   for (const auto& c : k.checks)
-    if (c.ok && !*c.ok) return c.detail.empty() ? c.name + " failed" : c.name + ": " + first_line(c.detail);
+    if (c.ok && !*c.ok)
+      return c.detail.empty() ? fmt::format("{} failed", c.name) : fmt::format("{}: {}", c.name, first_line(c.detail));
   for (const auto& n : k.tree)
     if (!n.parent && !n.diagnostics.empty()) return first_line(n.diagnostics);
   return "";
@@ -91,7 +92,7 @@ std::vector<std::pair<std::string, std::vector<std::string>>> not_run_by_reason(
   for (const auto* c : s.not_run) {
     auto it = std::find_if(out.begin(), out.end(), [&](const auto& r) { return r.first == c->detail; });
     if (it == out.end()) it = out.insert(out.end(), {c->detail, {}});
-    it->second.push_back(c->name);
+    it->second.push_back(to_string(c->name));
   }
   return out;
 }

@@ -35,11 +35,11 @@ TEST(Format, GpuAndBackend) {
 }
 
 TEST(Format, ChecksThatCouldNotRunAreNeverPassed) {
-  std::vector<Check> checks = {{"outputs", true, ""},
-                               {"memcheck", std::nullopt, "no compute-sanitizer"},
-                               {"racecheck", std::nullopt, "no compute-sanitizer"},
-                               {"canaries", false, "y[10] overwritten"},
-                               {"watchdog", std::nullopt, "disabled"}};
+  std::vector<Check> checks = {{CheckName::Correctness, true, ""},
+                               {CheckName::Memcheck, std::nullopt, "no compute-sanitizer"},
+                               {CheckName::Racecheck, std::nullopt, "no compute-sanitizer"},
+                               {CheckName::Guards, false, "y[10] overwritten"},
+                               {CheckName::NoCrash, std::nullopt, "disabled"}};
   auto s = summarize_checks(checks);
   EXPECT_EQ(s.passed.size(), 1u);
   EXPECT_EQ(s.failed.size(), 1u);
@@ -48,7 +48,7 @@ TEST(Format, ChecksThatCouldNotRunAreNeverPassed) {
   ASSERT_EQ(groups.size(), 2u);
   EXPECT_EQ(groups[0].first, "no compute-sanitizer");
   EXPECT_EQ(groups[0].second, (std::vector<std::string>{"memcheck", "racecheck"}));
-  EXPECT_EQ(groups[1].second, std::vector<std::string>{"watchdog"});
+  EXPECT_EQ(groups[1].second, std::vector<std::string>{"no_crash"});
 }
 
 TEST(Format, TotalsUseTheGeometricMeanOfImprovedKernels) {

@@ -133,7 +133,8 @@ std::string checks_html(const KernelResult& k) {
   auto s = summarize_checks(k.checks);
   std::string out = "<div class=\"label-row\">Checks</div><div class=\"chips\">";
   auto chip = [](const char* cls, const Check& c, const std::string& suffix) {
-    return fmt::format("<span class=\"chip {}\" title=\"{}\">{}{}</span>", cls, esc(c.detail), esc(c.name), suffix);
+    return fmt::format("<span class=\"chip {}\" title=\"{}\">{}{}</span>", cls, esc(c.detail), esc(to_string(c.name)),
+                       suffix);
   };
   for (const auto* c : s.failed) out += chip("fail", *c, " — failed");
   for (const auto* c : s.not_run) out += chip("notrun", *c, " — could not run");
@@ -149,12 +150,12 @@ std::string checks_html(const KernelResult& k) {
 }
 
 std::string legend(const TreeView& view) {
-  std::set<std::string> statuses;
+  std::set<NodeStatus> statuses;
   for (const auto& n : view.nodes)
     if (n.node.parent) statuses.insert(n.node.status);
   std::string out = "<span class=\"legend\"><i class=\"st-root\"></i>original</span>";
   for (const auto& s : statuses)
-    out += "<span class=\"legend\"><i class=\"" + status_class(s) + "\"></i>" + esc(s) + "</span>";
+    out += "<span class=\"legend\"><i class=\"" + status_class(s) + "\"></i>" + esc(to_string(s)) + "</span>";
   if (view.best) out += "<span class=\"legend\"><i class=\"line\"></i>best path</span>";
   return out;
 }

@@ -79,7 +79,7 @@ std::string runtime_chart_svg(const KernelResult& k, const TreeView& view, int k
   // that failed, open circles for those that compiled with no GPU to time them.
   bool failed = false, untimed = false;
   for (const auto* a : attempts)
-    if (!is_accepted(*a)) (a->status == "untimed" ? untimed : failed) = true;
+    if (!is_accepted(*a)) (a->status == NodeStatus::Untimed ? untimed : failed) = true;
   svg += fmt::format("<text class=\"axis band\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" dy=\"0.32em\">{}</text>",
                      kLeft - 6, kTop - 20,
                      failed && untimed ? "failed · untimed"
@@ -114,7 +114,7 @@ std::string runtime_chart_svg(const KernelResult& k, const TreeView& view, int k
     if (is_accepted(n))
       svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"{}\"/>", X(i), Y(std::min(*n.time_us, ymax)),
                          winner ? 6 : 4);
-    else if (n.status == "untimed")
+    else if (n.status == NodeStatus::Untimed)
       svg += fmt::format("<circle class=\"untimed\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\"/>", X(i), kTop - 20);
     else svg += fmt::format("<path d=\"M{0:.1f},{1:.1f} l7,7 m0,-7 l-7,7\"/>", X(i) - 3.5, kTop - 23.5);
     svg += "</g>";

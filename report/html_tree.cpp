@@ -33,13 +33,7 @@ std::string tooltip(const TreeNode& n, std::optional<double> baseline) {
 
 }  // namespace
 
-std::string status_class(const std::string& status) {
-  std::string out = "st-";
-  for (char c : status)
-    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-')
-      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+std::string status_class(NodeStatus status) { return std::string("st-") + to_string(status); }
 
 std::string tree_svg(const TreeView& view, const KernelResult& k, int kernel_index) {
   double width = std::max(2 * kMargin + view.max_depth * kLevel + 2 * kRadius + 16, 240.0);

@@ -11,7 +11,7 @@ namespace stark::report {
 
 /// CSS class of a node status: "st-accepted", "st-compile_error"... (other
 /// characters dropped, so any status string is a safe class name).
-std::string status_class(const std::string& status);
+std::string status_class(NodeStatus status);
 
 /// Nodes coloured by status (st-* classes), edges and nodes of the best path
 /// marked "best", the winner ringed, accepted nodes labelled with their

@@ -43,7 +43,7 @@ json kernel_json(const KernelReport& kr, const std::optional<GpuInfo>& gpu) {
   const KernelResult& k = kr.result;
   auto view = make_tree_view(k);
   std::map<std::string, int> by_status;
-  for (const auto* n : attempts_in_order(k)) ++by_status[n->status];
+  for (const auto* n : attempts_in_order(k)) ++by_status[to_string(n->status)];
   json j = {{"id", k.id},
             {"name", short_name(k.id)},
             {"status", to_string(k.status)},

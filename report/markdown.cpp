@@ -99,11 +99,12 @@ std::string checks_line(const KernelResult& k) {
   if (k.checks.empty()) parts.push_back("none recorded");
   if (!s.passed.empty()) {
     std::vector<std::string> names;
-    for (const auto* c : s.passed) names.push_back(text(c->name));
+    for (const auto* c : s.passed) names.push_back(code(to_string(c->name)));
     parts.push_back(fmt::format("✅ {} passed: {}", s.passed.size(), join(names, ", ")));
   }
   for (const auto* c : s.failed)
-    parts.push_back(fmt::format("❌ failed: {}{}", code(c->name), c->detail.empty() ? "" : " — " + text(c->detail)));
+    parts.push_back(
+        fmt::format("❌ failed: {}{}", code(to_string(c->name)), c->detail.empty() ? "" : " — " + text(c->detail)));
   for (const auto& [reason, names] : not_run_by_reason(s)) {
     std::vector<std::string> coded;
     for (const auto& n : names) coded.push_back(code(n));
@@ -127,7 +128,7 @@ std::string outcome_line(const KernelReport& kr) {
   const KernelResult& k = kr.result;
   std::string line = fmt::format("- {} {}{}: ", code(short_name(k.id)), status_label(k.status), where(kr));
   std::map<std::string, int> by_status;
-  for (const auto* n : attempts_in_order(k)) ++by_status[n->status];
+  for (const auto* n : attempts_in_order(k)) ++by_status[to_string(n->status)];
   std::vector<std::string> parts;
   if (k.status == KernelStatus::NoGain && k.speedup)
     parts.push_back(fmt::format("best attempt {} ({} → {})", format_speedup(k.speedup), format_time_us(k.baseline_us),
@@ -143,7 +144,7 @@ std::string outcome_line(const KernelReport& kr) {
   auto s = summarize_checks(k.checks);
   if (k.status == KernelStatus::Failed && !failure_reason(k).empty()) parts.push_back(code(failure_reason(k)));
   else
-    for (const auto* c : s.failed) parts.push_back(fmt::format("{} failed", code(c->name)));
+    for (const auto* c : s.failed) parts.push_back(fmt::format("{} failed", code(to_string(c->name))));
   for (const auto* n : attempts_in_order(k)) {
     if (n->diagnostics.empty() || is_accepted(*n)) continue;
     std::string first_line = n->diagnostics.substr(0, n->diagnostics.find('\n'));

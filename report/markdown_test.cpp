@@ -42,9 +42,9 @@ TEST(Markdown, TheMemoryRoofColumnAppearsWhereTheRunMeasuredIt) {
 TEST(Markdown, ImprovedKernelShowsChecksAssumptionsAndTheFoldedDiff) {
   auto md = render_markdown(load_test_input());
   EXPECT_TRUE(has(md, "### `saxpy` — 1.84× faster · `src/ops.cu:4`")) << md;
-  EXPECT_TRUE(has(md, "✅ 8 passed: outputs on captured inputs, outputs on fuzzed inputs, poisoned outputs")) << md;
+  EXPECT_TRUE(has(md, "✅ 8 passed: `correctness`, `fuzzed_inputs`, `baseline_replay`")) << md;
   EXPECT_TRUE(has(md,
-                  "⚠️ could not run: `compute-sanitizer memcheck`, `compute-sanitizer racecheck` "
+                  "⚠️ could not run: `memcheck`, `racecheck` "
                   "(compute-sanitizer is not installed on the GPU machine)"))
       << md;
   EXPECT_TRUE(has(md, "**Assumes:** \\_\\_restrict\\_\\_ added to x and y")) << md;
@@ -74,7 +74,7 @@ TEST(Markdown, KernelsThatDidNotImproveGetOneLineEach) {
       << rest;
   EXPECT_TRUE(has(rest,
                   "- `histogram` failed · `src/histogram.cu:4`: 6 attempts (1 compile\\_error, 1 error, 4 "
-                  "rejected); `outputs on captured inputs: no attempt produced bins equal to the original's`; "
+                  "rejected); `correctness: no attempt produced bins equal to the original's`; "
                   "e.g. `racecheck: 412 shared-memory hazards"))
       << rest;
   EXPECT_TRUE(has(rest, "- `clamp` skipped · `src/ops.cu:16`: not searched")) << rest;

@@ -32,7 +32,7 @@ struct Layout {
 
 }  // namespace
 
-bool is_accepted(const TreeNode& n) { return n.status == "accepted" && n.time_us.has_value(); }
+bool is_accepted(const TreeNode& n) { return n.status == NodeStatus::Accepted && n.time_us.has_value(); }
 
 const PlacedNode* TreeView::find(int id) const {
   auto it = std::lower_bound(nodes.begin(), nodes.end(), id, [](const PlacedNode& n, int v) { return n.node.id < v; });

@@ -12,7 +12,7 @@ namespace {
 using testing::kernel_named;
 using testing::load_test_input;
 
-TreeNode node(int id, std::optional<int> parent, const std::string& status, std::optional<double> t = std::nullopt) {
+TreeNode node(int id, std::optional<int> parent, NodeStatus status, std::optional<double> t = std::nullopt) {
   return {id, parent, parent ? NodeRole::PlanCode : NodeRole::Root, status, t, "", std::nullopt, ""};
 }
 
@@ -60,8 +60,8 @@ TEST(SearchTree, NoWinnerForAKernelThatFailed) {
 TEST(SearchTree, WithoutABestVariantTheFastestAcceptedAttemptOfAnImprovedKernelWins) {
   KernelResult k;
   k.status = KernelStatus::Improved;
-  k.tree = {node(0, std::nullopt, "accepted", 10), node(1, 0, "accepted", 6), node(2, 1, "accepted", 4),
-            node(3, 0, "rejected"), node(4, 0, "accepted", 5)};
+  k.tree = {node(0, std::nullopt, NodeStatus::Accepted, 10), node(1, 0, NodeStatus::Accepted, 6),
+            node(2, 1, NodeStatus::Accepted, 4), node(3, 0, NodeStatus::Rejected), node(4, 0, NodeStatus::Accepted, 5)};
   auto view = make_tree_view(k);
   ASSERT_TRUE(view.best);
   EXPECT_EQ(*view.best, 2);
@@ -72,12 +72,12 @@ TEST(SearchTree, WithoutABestVariantTheFastestAcceptedAttemptOfAnImprovedKernelW
 
 TEST(SearchTree, OrphansAndCyclesAreStillDrawn) {
   KernelResult k;
-  k.tree = {node(0, std::nullopt, "accepted", 10),
-            node(1, 0, "accepted", 6),
-            node(5, 9, "rejected"),
-            node(7, 8, "error"),
-            node(8, 7, "error"),
-            node(3, 3, "error")};
+  k.tree = {node(0, std::nullopt, NodeStatus::Accepted, 10),
+            node(1, 0, NodeStatus::Accepted, 6),
+            node(5, 9, NodeStatus::Rejected),
+            node(7, 8, NodeStatus::Error),
+            node(8, 7, NodeStatus::Error),
+            node(3, 3, NodeStatus::Error)};
   auto view = make_tree_view(k);
   ASSERT_EQ(view.nodes.size(), 6u);
   std::set<double> slots;
@@ -89,7 +89,8 @@ TEST(SearchTree, OrphansAndCyclesAreStillDrawn) {
 
 TEST(SearchTree, AttemptsAreInIdOrderWithoutTheRoot) {
   KernelResult k;
-  k.tree = {node(3, 0, "accepted", 1), node(0, std::nullopt, "accepted", 2), node(1, 0, "rejected")};
+  k.tree = {node(3, 0, NodeStatus::Accepted, 1), node(0, std::nullopt, NodeStatus::Accepted, 2),
+            node(1, 0, NodeStatus::Rejected)};
   auto a = attempts_in_order(k);
   ASSERT_EQ(a.size(), 2u);
   EXPECT_EQ(a[0]->id, 1);

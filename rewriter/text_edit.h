@@ -1,6 +1,5 @@
-// Span splicing: replacing byte ranges of a file's original content. Every
-// edit STARK makes to a user's source is one of these, addressed in bytes of
-// the content the scan saw, so edits never shift each other.
+// The byte ranges a manifest gives, checked against the file they address
+// before any edit (core/text_edit.h) uses them, and where they lie.
 #ifndef STARK_REWRITER_TEXT_EDIT_H
 #define STARK_REWRITER_TEXT_EDIT_H
 
@@ -10,22 +9,9 @@
 #include <vector>
 
 #include "core/expected.h"
+#include "core/text_edit.h"
 
 namespace stark::rewriter {
-
-/// Replace bytes [begin, end) of the original with `text` (begin == end: insert).
-struct TextEdit {
-  int64_t begin = 0;
-  int64_t end = 0;
-  std::string text;
-  std::string what;  // for error messages: "kernel saxpy", "launch at src/a.cu:12"
-  bool operator==(const TextEdit&) const = default;
-};
-
-/// Applies every edit to `original`. Errors when an edit lies outside the
-/// content or two edits overlap (an insertion at the start of a replaced
-/// range is not an overlap: it goes first).
-Expected<std::string> apply_edits(std::string_view original, std::vector<TextEdit> edits);
 
 /// Checks a byte range a manifest gives (`field` names it in the error, e.g.
 /// "launch config_range") against a file of `size` bytes: 0 <= begin <= end

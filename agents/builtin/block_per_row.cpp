@@ -58,7 +58,7 @@ Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
   int64_t block = p.get("block");
   auto row = row_from_block(a);
   if (!row) return Error{"block-per-row: " + row.error().message};
-  std::vector<Edit> edits{*row};
+  std::vector<TextEdit> edits{*row};
 
   std::set<std::pair<std::string, ReduceOp>> helpers;
   std::string type_of_first = "float";

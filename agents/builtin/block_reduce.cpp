@@ -104,8 +104,8 @@ Expected<Variant> BlockReduce::apply(const Subject& s, const Params& p) const {
       "{ind}if (threadIdx.x == 0) atomicAdd({addr}, {acc});",
       fmt::arg("t", type), fmt::arg("acc", acc), fmt::arg("ind", indent), fmt::arg("loop", loop),
       fmt::arg("reduce", reduce), fmt::arg("addr", at->address.text));
-  std::vector<Edit> edits = {{body->replace_begin, body->replace_end, code},
-                             before_kernel(a, block_reduce_helper(reduce, type, ReduceOp::Sum))};
+  std::vector<TextEdit> edits = {{body->replace_begin, body->replace_end, code},
+                                 before_kernel(a, block_reduce_helper(reduce, type, ReduceOp::Sum))};
   auto source = apply_edits(s.source, edits);
   if (!source) return source.error();
   return s.on_capped_grid(std::move(*source), p);

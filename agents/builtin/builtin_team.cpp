@@ -118,7 +118,8 @@ Expected<Variant> BuiltinTeam::build(const Kernel& kernel, const std::string& la
 RoleReply<Plan> BuiltinTeam::plan(const PlanInput& in) {
   const Kernel& kernel = *in.brief->kernel;
   const SearchNode& node = *in.node;
-  auto all = options(kernel, node.variant.source, node.variant.launch, in.brief->gpu, in.brief->scalars, node.profile);
+  auto all =
+      options(kernel, node.candidate().source, node.candidate().launch, in.brief->gpu, in.brief->scalars, node.profile);
   if (!all) return {Error{"builtin: cannot analyse the kernel: " + all.error().message}, {}};
   std::set<std::string> tried;
   for (const SearchNode* c : in.children) tried.insert(c->strategy);
@@ -144,21 +145,21 @@ RoleReply<Plan> BuiltinTeam::plan(const PlanInput& in) {
   const Strategy* strategy = parsed ? find_strategy(parsed->first) : nullptr;
   Plan p;
   p.strategy = choice;
-  auto body = find_body(node.variant.source, kernel.name);
+  auto body = find_body(node.candidate().source, kernel.name);
   // The instruction says why, when the node's profile chose it.
   std::string instruction = strategy ? strategy->summary() : std::string();
   if (strategy) {
     builtin::Diagnosis d = builtin::diagnose(node.profile);
     if (strategy->eases(d.limiter)) instruction += fmt::format(" (eases {}: {})", builtin::to_string(d.limiter), d.why);
   }
-  if (body && strategy) p.grounded = ground_whole_body(node.variant.source, *body, instruction);
+  if (body && strategy) p.grounded = ground_whole_body(node.candidate().source, *body, instruction);
   return {p, {}};
 }
 
 RoleReply<Variant> BuiltinTeam::code(const CodeInput& in) {
   const SearchNode& node = *in.node;
-  auto v = build(*in.brief->kernel, in.plan.strategy, node.variant.source, node.variant.launch, in.brief->gpu,
-                 applied_on(node.variant.source, node.variant.launch), in.brief->scalars);
+  auto v = build(*in.brief->kernel, in.plan.strategy, node.candidate().source, node.candidate().launch, in.brief->gpu,
+                 applied_on(node.candidate().source, node.candidate().launch), in.brief->scalars);
   if (!v) return {v.error(), {}};
   return {*v, {}};
 }
@@ -168,7 +169,7 @@ RoleReply<Variant> BuiltinTeam::debug(const DebugInput& in) {
   Origin origin;
   {
     std::lock_guard lock(mutex_);
-    auto it = origins_.find(candidate_key(failed.variant.source, failed.variant.launch));
+    auto it = origins_.find(candidate_key(failed.candidate().source, failed.candidate().launch));
     if (it == origins_.end())
       return {Error{"builtin: the failed candidate was not made by this run of the expert; nothing to repair"}, {}};
     origin = it->second;

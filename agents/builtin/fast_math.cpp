@@ -12,7 +12,7 @@ std::vector<Params> FastMath::candidates(const Subject& s) const {
 }
 
 Expected<Variant> FastMath::apply(const Subject& s, const Params&) const {
-  std::vector<Edit> edits;
+  std::vector<TextEdit> edits;
   for (const auto& m : s.analysis->math) {
     if (m.function.back() != 'f' || !m.name.valid()) continue;    // single precision only
     if (m.function == "powf" || m.function == "tanhf") continue;  // no safe intrinsic

@@ -42,7 +42,7 @@ std::vector<Params> Ldg::candidates(const Subject& s) const {
 
 Expected<Variant> Ldg::apply(const Subject& s, const Params&) const {
   // Insertions only, so a load inside another's index nests: p[q[i]] -> __ldg(&p[__ldg(&q[i])]).
-  std::vector<Edit> edits;
+  std::vector<TextEdit> edits;
   for (const Access* acc : read_only_reads(*s.analysis)) {
     edits.push_back({acc->expr.begin, acc->expr.begin, "__ldg(&"});
     edits.push_back({acc->expr.end, acc->expr.end, ")"});

@@ -18,7 +18,7 @@ std::vector<Params> Restrict::candidates(const Subject& s) const {
 
 Expected<Variant> Restrict::apply(const Subject& s, const Params&) const {
   // "T* name" / "T *name" in the declaration: add __restrict__ before the name.
-  std::vector<Edit> edits;
+  std::vector<TextEdit> edits;
   const std::string& decl = s.analysis->declaration.text;
   for (const auto& prm : s.analysis->params) {
     if (prm.kind != ParamKind::Pointer || prm.is_restrict) continue;

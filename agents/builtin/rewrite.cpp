@@ -8,21 +8,6 @@
 
 namespace stark::builtin {
 
-Expected<std::string> apply_edits(std::string_view source, std::vector<Edit> edits) {
-  std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
-  std::string out;
-  int64_t at = 0;
-  for (const auto& e : edits) {
-    if (e.begin < at || e.end < e.begin || e.end > static_cast<int64_t>(source.size()))
-      return Error{fmt::format("internal: overlapping or out-of-range edit at {}..{}", e.begin, e.end)};
-    out.append(source.substr(static_cast<size_t>(at), static_cast<size_t>(e.begin - at)));
-    out += e.text;
-    at = e.end;
-  }
-  out.append(source.substr(static_cast<size_t>(at)));
-  return out;
-}
-
 std::string indentation_at(std::string_view source, int64_t offset) {
   size_t line = source.rfind('\n', offset > 0 ? static_cast<size_t>(offset - 1) : 0);
   line = line == std::string_view::npos ? 0 : line + 1;
@@ -79,7 +64,7 @@ int scalar_size(std::string_view t) {
   return 4;
 }
 
-Edit before_kernel(const KernelAnalysis& a, std::string text) {
+TextEdit before_kernel(const KernelAnalysis& a, std::string text) {
   return {a.declaration.begin, a.declaration.begin, std::move(text) + "\n"};
 }
 

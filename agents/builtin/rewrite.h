@@ -9,18 +9,9 @@
 
 #include "clang_tool/kernel_analysis.h"
 #include "core/expected.h"
+#include "core/text_edit.h"
 
 namespace stark::builtin {
-
-/// Replace [begin, end) of the source by text.
-struct Edit {
-  int64_t begin = 0;
-  int64_t end = 0;
-  std::string text;
-};
-
-/// Applies non-overlapping edits (any order); an Error if two overlap.
-Expected<std::string> apply_edits(std::string_view source, std::vector<Edit> edits);
 
 /// The whitespace that starts the line holding `offset`.
 std::string indentation_at(std::string_view source, int64_t offset);
@@ -48,7 +39,7 @@ int scalar_size(std::string_view type);
 
 /// Inserts text (with a trailing newline) before the kernel's declaration:
 /// where static __device__ helpers go.
-Edit before_kernel(const KernelAnalysis& a, std::string text);
+TextEdit before_kernel(const KernelAnalysis& a, std::string text);
 
 }  // namespace stark::builtin
 

@@ -277,7 +277,7 @@ Expected<Variant> RowCache::apply(const Subject& s, const Params& p) const {
                           : fmt::format("(threadIdx.x + {s} / {w} * blockDim.x) * {w} + {s} % {w}",
                                         fmt::arg("s", c.slot), fmt::arg("w", c.width));
   std::vector<std::string> passes = cached_passes(s, *choice, fmt::format("{}[{}]", c.row, c.slot));
-  std::vector<Edit> edits;
+  std::vector<TextEdit> edits;
   for (size_t i = 0; i < choice->loops.size(); ++i) {
     const StridedLoop& l = choice->loops[i];
     std::string indent = indentation_at(s.source, l.loop->header.begin);

@@ -48,20 +48,20 @@ std::optional<std::string> running_value_read(const Loop& l) {
   return std::nullopt;
 }
 
-Expected<Edit> row_from_block(const KernelAnalysis& a) {
+Expected<TextEdit> row_from_block(const KernelAnalysis& a) {
   const ThreadIndex& row = a.indices[0];
   if (row.grid_stride)
-    return Edit{row.loop_header.begin, row.loop_header.end,
-                fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += gridDim.x)",
-                            declared_type(row.loop_header.text, row.var), row.var, row_guard(a).bound.text)};
+    return TextEdit{row.loop_header.begin, row.loop_header.end,
+                    fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += gridDim.x)",
+                                declared_type(row.loop_header.text, row.var), row.var, row_guard(a).bound.text)};
   const std::string& decl = row.statement.text;
   auto eq = decl.find('=');
   if (eq == std::string::npos) return Error{"cannot rewrite the row index declaration"};
-  return Edit{row.statement.begin, row.statement.end, decl.substr(0, eq + 1) + " blockIdx.x;"};
+  return TextEdit{row.statement.begin, row.statement.end, decl.substr(0, eq + 1) + " blockIdx.x;"};
 }
 
-std::vector<Edit> writes_from_one_thread(const KernelAnalysis& a) {
-  std::vector<Edit> edits;
+std::vector<TextEdit> writes_from_one_thread(const KernelAnalysis& a) {
+  std::vector<TextEdit> edits;
   for (const auto& acc : a.accesses) {
     if (!acc.write || acc.loop >= 0) continue;
     for (const auto& st : a.top_statements)

@@ -32,12 +32,12 @@ std::optional<std::string> running_value_read(const Loop& l);
 
 /// The edit that makes the row index the block's: "int row = blockIdx.x;",
 /// or a grid-stride loop over rows by blocks.
-Expected<Edit> row_from_block(const KernelAnalysis& a);
+Expected<TextEdit> row_from_block(const KernelAnalysis& a);
 
 /// Writes outside loops would come from every thread of the block once a
 /// row is a block: these edits leave them to thread 0. (Inside a guard or a
 /// grid-stride loop every thread writes the same value: left as they are.)
-std::vector<Edit> writes_from_one_thread(const KernelAnalysis& a);
+std::vector<TextEdit> writes_from_one_thread(const KernelAnalysis& a);
 
 /// Rows become blocks along x; whatever the kernel spread over y and z (a
 /// batch, say) keeps its grid.

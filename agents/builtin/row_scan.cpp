@@ -258,9 +258,10 @@ Expected<Variant> RowScan::apply(const Subject& s, const Params& p) const {
   const Reduction& r = *scan->update;
   std::string helper = helper_name(a.name, fmt::format("block_scan_{}_{}", reduce_op_name(r.op), type_tag(r.acc_type)));
   const Loop& l = *scan->loop;
-  std::vector<Edit> edits{*row,
-                          {l.header.begin, statement_end(s.source, l.body.end), tiled_loop(s.source, *scan, helper, k)},
-                          before_kernel(a, block_scan_helper(helper, r.acc_type, r.op))};
+  std::vector<TextEdit> edits{
+      *row,
+      {l.header.begin, statement_end(s.source, l.body.end), tiled_loop(s.source, *scan, helper, k)},
+      before_kernel(a, block_scan_helper(helper, r.acc_type, r.op))};
   for (auto& e : writes_from_one_thread(a)) edits.push_back(std::move(e));
   auto source = apply_edits(s.source, edits);
   if (!source) return source.error();

@@ -41,7 +41,7 @@ struct RootWindow {
   RootWindow(const Kernel& k, const std::string& source, const ProfileFacts& profile = {})
       : tree([&] {
           SearchNode root;
-          root.variant.source = source;
+          root.variant = Variant{"", source, {}};
           root.profile = profile;
           return root;
         }()) {

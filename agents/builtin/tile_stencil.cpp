@@ -214,7 +214,7 @@ Expected<Variant> TileStencil::apply(const Subject& s, const Params& p) const {
   // Edits inside the body: reads from the tile; with R rows per thread the
   // y index steps through the block's R row bands and `return` ends one point.
   const int64_t inner_begin = a.body.begin + 1, inner_end = a.body.end - 1;
-  std::vector<Edit> edits;
+  std::vector<TextEdit> edits;
   std::string row_of_point = rows > 1 ? fmt::format("{} * {} + threadIdx.y", j, by) : "threadIdx.y";
   for (const Read& r : st->reads)
     edits.push_back({r.access->expr.begin - inner_begin, r.access->expr.end - inner_begin,

@@ -32,7 +32,7 @@ std::vector<Params> Unroll::candidates(const Subject& s) const {
 }
 
 Expected<Variant> Unroll::apply(const Subject& s, const Params& p) const {
-  std::vector<Edit> edits;
+  std::vector<TextEdit> edits;
   for (const Loop* l : unrollable(s)) {
     std::string pragma =
         l->trip_count && *l->trip_count <= 64 ? "#pragma unroll" : fmt::format("#pragma unroll {}", p.get("factor"));

@@ -96,7 +96,7 @@ Expected<Elementwise> recognise(const Subject& s) {
 
 /// The per-element code with every `p[i]` turned into element k of p's vector.
 std::string element_code(const Subject& s, const Elementwise& e, const std::string& prefix, int k) {
-  std::vector<Edit> edits;
+  std::vector<TextEdit> edits;
   for (const auto& acc : s.analysis->accesses)
     edits.push_back(
         {acc.expr.begin - e.body.begin, acc.expr.end - e.body.begin, fmt::format("{}_{}.e[{}]", prefix, acc.base, k)});

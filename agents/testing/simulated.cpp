@@ -44,7 +44,7 @@ Evaluation SimulatedEvaluator::evaluate(const Kernel& kernel, const Variant& var
   if (variant.source.find("WRONG") != std::string::npos) {
     e.verdict = Verdict::Rejected;
     e.reason = "output differs from the baseline";
-    e.checks.push_back({"outputs", false, "y[17]: 3.5 vs 1.25"});
+    e.checks.push_back({CheckName::Correctness, false, "y[17]: 3.5 vs 1.25"});
     return e;
   }
   e.verdict = Verdict::Accepted;
@@ -75,16 +75,16 @@ RoleReply<Plan> ScriptedTeam::plan(const PlanInput& in) {
   // Plans made at the same time for one node are different ideas.
   p.strategy = in.proposal == 0 ? fmt::format("idea {}.{}", in.node->id, in.children.size())
                                 : fmt::format("idea {}.{}.{}", in.node->id, in.children.size(), in.proposal);
-  p.grounded = in.node->variant.source;  // no markers: the search grounds it on the whole body
+  p.grounded = in.node->candidate().source;  // no markers: the search grounds it on the whole body
   return {p, {{100, 20}, cost_per_call}};
 }
 
 RoleReply<Variant> ScriptedTeam::code(const CodeInput& in) {
   Variant v;
-  v.source = in.node->variant.source;
+  v.source = in.node->candidate().source;
   replace_all(v.source, "/*STARK_SPAN 1: " + in.plan.strategy + "*/", "");
   replace_all(v.source, "/*STARK_END 1*/", "");
-  size_t tag = h(in.plan.strategy + in.node->variant.source) % 3;
+  size_t tag = h(in.plan.strategy + in.node->candidate().source) % 3;
   // Code, not a comment: the search tells candidates apart by their tokens.
   v.source += fmt::format("\nstatic __device__ const char* stark_idea = \"{}{}\";", in.plan.strategy,
                           tag == 0 ? " BROKEN" : "");
@@ -97,7 +97,7 @@ RoleReply<Variant> ScriptedTeam::debug(const DebugInput& in) {
     debug_seen_.push_back(in.node->diagnostics);
   }
   Variant v;
-  v.source = in.node->variant.source;
+  v.source = in.node->candidate().source;
   replace_all(v.source, "BROKEN", "fixed");
   replace_all(v.source, "WRONG", "right");
   return {v, {{150, 60}, cost_per_call}};

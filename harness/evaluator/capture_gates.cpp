@@ -107,9 +107,9 @@ void GpuEvaluator::check_restrict_assumption(EvaluationRun& run) {
                 fmt::format("capture {} passes {} and {} into one allocation", c->id, c->args[i].name, c->args[j].name);
     }
   if (!aliased.empty())
-    return run.reject(check::kRestrictAssumption,
+    return run.reject(CheckName::RestrictAssumption,
                       fmt::format("the variant declares {} __restrict__, but {}", join(restricted, ", "), aliased));
-  run.pass(check::kRestrictAssumption,
+  run.pass(CheckName::RestrictAssumption,
            fmt::format("assumes {} never alias{} another argument: no captured launch aliased them",
                        join(restricted, ", "), restricted.size() == 1 ? "es" : ""));
 }

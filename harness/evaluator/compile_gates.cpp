@@ -49,7 +49,7 @@ void GpuEvaluator::check_launch(EvaluationRun& run) {
   if (!run.variant.kernel.empty() && run.variant.kernel != run.kernel.id)
     return run.error(fmt::format("the variant is for kernel {}, not {}", run.variant.kernel, run.kernel.id));
   if (auto ok = check_launch_override(run.kernel, run.variant.launch); !ok)
-    run.reject(check::kLaunch, ok.error().message);
+    run.reject(CheckName::Launch, ok.error().message);
 }
 
 void GpuEvaluator::compile(EvaluationRun& run) {
@@ -73,9 +73,9 @@ void GpuEvaluator::compile(EvaluationRun& run) {
     return run.error(fmt::format("the original kernel does not compile for sm_{}: {}", sm, first_error(base->log)));
   if (!candidate) return run.error(candidate.error().message);
   run.e.compile_log = candidate->log;
-  if (!candidate->ok) return run.reject(check::kCompile, first_error(candidate->log));
+  if (!candidate->ok) return run.reject(CheckName::Compile, first_error(candidate->log));
   run.e.compile_ok = true;
-  run.pass(check::kCompile, fmt::format("sm_{}{}", sm, candidate->cached ? " (cached)" : ""));
+  run.pass(CheckName::Compile, fmt::format("sm_{}{}", sm, candidate->cached ? " (cached)" : ""));
   run.original = std::move(*base);
   run.candidate = std::move(*candidate);
 }
@@ -127,16 +127,16 @@ void GpuEvaluator::check_signature(EvaluationRun& run) {
     if (!bk) continue;
     const CubinKernel* vk = var_info->find_kernel(inst.mangled);
     if (!vk)
-      return run.reject(check::kSignature,
+      return run.reject(CheckName::Signature,
                         fmt::format("the variant does not define {} ({}): a changed name, parameter type or const "
                                     "renames the kernel; keep its signature",
                                     demangle(inst.mangled), inst.mangled));
     if (auto diff = compare_params(*bk, *vk); !diff.empty())
-      return run.reject(check::kSignature, fmt::format("{}: {}", demangle(inst.mangled), diff));
+      return run.reject(CheckName::Signature, fmt::format("{}: {}", demangle(inst.mangled), diff));
   }
   run.e.baseline_profile.resources = cubin_resources(*base_info, run.judged_instantiations);
   run.e.variant_profile.resources = cubin_resources(*var_info, run.judged_instantiations);
-  run.pass(check::kSignature,
+  run.pass(CheckName::Signature,
            elsewhere.empty()
                ? ""
                : fmt::format("not judged (instantiated in another translation unit "
@@ -152,19 +152,19 @@ void GpuEvaluator::check_host_code(EvaluationRun& run) {
   auto obj_base = run.original_object.get();
   auto obj_var = run.candidate_object.get();
   if (obj_var && !obj_var->ok)
-    return run.reject(check::kHostCode,
+    return run.reject(CheckName::HostCode,
                       "the host side of the patched file does not compile: " + first_error(obj_var->log));
   if (!obj_base || !obj_var || !obj_base->ok)
-    return run.not_run(check::kHostCode,
+    return run.not_run(CheckName::HostCode,
                        "not checked: " + (!obj_var ? obj_var.error().message : why_not_compiled(obj_base)));
   auto base_object = read_file(obj_base->output);
   auto var_object = read_file(obj_var->output);
   if (!base_object || !var_object)
-    return run.not_run(check::kHostCode, "not checked: cannot read the compiled objects back from the cache");
+    return run.not_run(CheckName::HostCode, "not checked: cannot read the compiled objects back from the cache");
   auto found = host_code_added(*base_object, *var_object, *run.candidate_info);
-  if (!found) return run.not_run(check::kHostCode, "not checked: " + found.error().message);
-  if (!found->empty()) return run.reject(check::kHostCode, "the variant adds host code: " + join(*found, "; "));
-  run.pass(check::kHostCode, "device code only");
+  if (!found) return run.not_run(CheckName::HostCode, "not checked: " + found.error().message);
+  if (!found->empty()) return run.reject(CheckName::HostCode, "the variant adds host code: " + join(*found, "; "));
+  run.pass(CheckName::HostCode, "device code only");
 }
 
 void GpuEvaluator::check_archs(EvaluationRun& run) {
@@ -175,9 +175,9 @@ void GpuEvaluator::check_archs(EvaluationRun& run) {
       if (r && !r->ok) failed.push_back(fmt::format("sm_{}: {}", arch, first_error(r->log)));
     }
     if (!failed.empty())
-      return run.reject(check::kArchs,
+      return run.reject(CheckName::Archs,
                         "the variant does not compile for every architecture the target builds: " + join(failed, "; "));
-    run.pass(check::kArchs, "compiles for sm_" + join(run.kernel.compile->archs, ", sm_"));
+    run.pass(CheckName::Archs, "compiles for sm_" + join(run.kernel.compile->archs, ", sm_"));
   }
   run.end_phase("gates");
 }

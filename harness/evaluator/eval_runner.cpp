@@ -39,7 +39,7 @@ int run_eval(EvalOptions o, const Printer& out) {
     e.kernel = kernel->id;
     e.verdict = Verdict::Rejected;
     e.reason = "variant_check: " + valid.error().message;
-    e.checks = {Check{check::kVariantCheck, false, valid.error().message}};
+    e.checks = {Check{CheckName::VariantCheck, false, valid.error().message}};
   } else {
     GpuEvaluator evaluator(*manifest, o.evaluator);
     if (!evaluator.gpu()) {
@@ -63,9 +63,9 @@ std::string verdict_line(const Evaluation& e) {
   std::vector<std::string> unsanitized, unjudged;
   for (const auto& c : e.checks) {
     if (c.ok) continue;
-    if (c.name == check::kMemcheck || c.name == check::kRacecheck || c.name == check::kHostCode)
+    if (c.name == CheckName::Memcheck || c.name == CheckName::Racecheck || c.name == CheckName::HostCode)
       unsanitized.push_back(fmt::format("{} {}", c.name, c.detail));
-    else if (c.name == check::kOtherSizes) unjudged.push_back(fmt::format("no other size judged ({})", c.detail));
+    else if (c.name == CheckName::OtherSizes) unjudged.push_back(fmt::format("no other size judged ({})", c.detail));
   }
   std::string line = unsanitized.empty()
                          ? "accepted: " + e.reason

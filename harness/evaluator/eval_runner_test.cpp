@@ -9,7 +9,9 @@ Evaluation accepted_with(std::optional<bool> memcheck, const std::string& detail
   Evaluation e;
   e.verdict = Verdict::Accepted;
   e.reason = "correct on 1 capture; 3.00x (30.0 us -> 10.0 us)";
-  e.checks = {{"correctness", true, ""}, {"memcheck", memcheck, detail}, {"racecheck", memcheck, detail}};
+  e.checks = {{CheckName::Correctness, true, ""},
+              {CheckName::Memcheck, memcheck, detail},
+              {CheckName::Racecheck, memcheck, detail}};
   return e;
 }
 
@@ -26,7 +28,7 @@ TEST(VerdictLine, SaysWhenTheSanitizersDidNotRun) {
 
 TEST(VerdictLine, NamesAnOtherSizeThatWasNotJudged) {
   Evaluation e = accepted_with(true, "no errors");
-  e.checks.push_back({"other_sizes", std::nullopt, "no integer argument matches a buffer's extent"});
+  e.checks.push_back({CheckName::OtherSizes, std::nullopt, "no integer argument matches a buffer's extent"});
   EXPECT_NE(verdict_line(e).find("no other size judged (no integer argument matches"), std::string::npos);
   e.verdict = Verdict::Rejected;
   e.reason = "correctness: wrong";

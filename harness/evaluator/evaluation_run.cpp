@@ -17,12 +17,12 @@ EvaluationRun::EvaluationRun(const Kernel& kernel, const Variant& variant) : ker
   e.kernel = kernel.id;
 }
 
-void EvaluationRun::pass(std::string name, std::string detail) {
-  checks_.push_back(Check{std::move(name), true, std::move(detail)});
+void EvaluationRun::pass(CheckName name, std::string detail) {
+  checks_.push_back(Check{name, true, std::move(detail)});
 }
 
-void EvaluationRun::not_run(std::string name, std::string why) {
-  checks_.push_back(Check{std::move(name), std::nullopt, std::move(why)});
+void EvaluationRun::not_run(CheckName name, std::string why) {
+  checks_.push_back(Check{name, std::nullopt, std::move(why)});
 }
 
 void EvaluationRun::add(const std::vector<Check>& checks) {
@@ -36,10 +36,10 @@ void EvaluationRun::add(const std::vector<Check>& checks) {
     }
 }
 
-void EvaluationRun::reject(std::string name, std::string detail) {
+void EvaluationRun::reject(CheckName name, std::string detail) {
   e.verdict = Verdict::Rejected;
   e.reason = fmt::format("{}: {}", name, clip(detail));
-  checks_.push_back(Check{std::move(name), false, std::move(detail)});
+  checks_.push_back(Check{name, false, std::move(detail)});
   finish();
 }
 

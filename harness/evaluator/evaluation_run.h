@@ -42,13 +42,13 @@ class EvaluationRun {
   /// True once a gate decided the evaluation.
   bool finished() const { return finished_; }
   /// A guard that ran and passed (detail: what it saw).
-  void pass(std::string name, std::string detail = "");
+  void pass(CheckName name, std::string detail = "");
   /// A guard that could not run: a report shows it, never as passed.
-  void not_run(std::string name, std::string why);
+  void not_run(CheckName name, std::string why);
   /// Adds checks from elsewhere (the worker's); a failed one rejects.
   void add(const std::vector<Check>& checks);
   /// The candidate failed guard `name`: the verdict is Rejected.
-  void reject(std::string name, std::string detail);
+  void reject(CheckName name, std::string detail);
   /// Nothing about the candidate could be decided: the verdict is Error.
   void error(std::string reason);
   /// The evaluation ends here with the verdict and reason already in e.

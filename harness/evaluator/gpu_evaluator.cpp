@@ -129,20 +129,21 @@ Evaluation GpuEvaluator::evaluate(const Kernel& kernel, const Variant& variant) 
   }
   Evaluation e = std::move(run.e);
   // Every guard appears in the verdict: the ones that did not run say so.
-  static const char* all[] = {
-      check::kCompile,     check::kSignature,       check::kBaselineReplay, check::kLaunch,  check::kNoCrash,
-      check::kCorrectness, check::kInputsUnchanged, check::kGuards,         check::kRepeat,  check::kOtherSizes,
-      check::kFuzz,        check::kTiming,          check::kTimedOutputs,   check::kRecheck, check::kHostCode,
-      check::kArchs,       check::kMemcheck,        check::kRacecheck};
-  for (std::string_view name : all) {
+  static const CheckName all[] = {CheckName::Compile,         CheckName::Signature, CheckName::BaselineReplay,
+                                  CheckName::Launch,          CheckName::NoCrash,   CheckName::Correctness,
+                                  CheckName::InputsUnchanged, CheckName::Guards,    CheckName::Repeat,
+                                  CheckName::OtherSizes,      CheckName::Fuzz,      CheckName::Timing,
+                                  CheckName::TimedOutputs,    CheckName::Recheck,   CheckName::HostCode,
+                                  CheckName::Archs,           CheckName::Memcheck,  CheckName::Racecheck};
+  for (CheckName name : all) {
     bool present = std::any_of(e.checks.begin(), e.checks.end(), [&](const Check& c) { return c.name == name; });
     if (present) continue;
-    if (name == check::kArchs && !(options_.check_all_archs && kernel.compile)) continue;
-    if (name == check::kHostCode && !options_.host_code_check) continue;
-    if ((name == check::kMemcheck || name == check::kRacecheck) &&
+    if (name == CheckName::Archs && !(options_.check_all_archs && kernel.compile)) continue;
+    if (name == CheckName::HostCode && !options_.host_code_check) continue;
+    if ((name == CheckName::Memcheck || name == CheckName::Racecheck) &&
         options_.sanitize == GpuEvaluatorOptions::Sanitize::Never)
       continue;
-    e.checks.push_back(Check{std::string(name), std::nullopt,
+    e.checks.push_back(Check{name, std::nullopt,
                              e.verdict == Verdict::Accepted ? "not run" : "not run: the evaluation stopped earlier"});
   }
   return e;
@@ -151,10 +152,11 @@ Evaluation GpuEvaluator::evaluate(const Kernel& kernel, const Variant& variant) 
 void GpuEvaluator::accept(EvaluationRun& run) {
   Evaluation& e = run.e;
   if (e.speedup && *e.speedup > options_.flag_speedup)
-    run.not_run(check::kSpeedupPlausible, fmt::format("{:.1f}x is above {:.0f}x: flagged for a second look by a person",
-                                                      *e.speedup, options_.flag_speedup));
+    run.not_run(CheckName::SpeedupPlausible,
+                fmt::format("{:.1f}x is above {:.0f}x: flagged for a second look by a person", *e.speedup,
+                            options_.flag_speedup));
   bool fuzzed = std::any_of(run.checks().begin(), run.checks().end(),
-                            [](const Check& c) { return c.name == check::kFuzz && c.ok; });
+                            [](const Check& c) { return c.name == CheckName::Fuzz && c.ok; });
   size_t n = run.captures.size();
   e.verdict = Verdict::Accepted;
   e.reason = e.speedup

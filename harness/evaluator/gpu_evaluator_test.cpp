@@ -40,7 +40,7 @@ class GpuEvaluatorTest : public ::testing::Test {
     v.source = source;
     return v;
   }
-  static const Check* find(const Evaluation& e, const std::string& name) {
+  static const Check* find(const Evaluation& e, CheckName name) {
     for (const auto& c : e.checks)
       if (c.name == name) return &c;
     return nullptr;
@@ -60,10 +60,10 @@ TEST_F(GpuEvaluatorTest, WithoutAGpuItCompilesAndSaysNothingRan) {
   EXPECT_TRUE(e.compile_ok);
   EXPECT_NE(e.reason.find("nothing was run or timed"), std::string::npos) << e.reason;
   EXPECT_NE(e.reason.find("sm_90"), std::string::npos) << e.reason;
-  ASSERT_NE(find(e, "signature"), nullptr);
-  EXPECT_EQ(find(e, "signature")->ok, true);
-  ASSERT_NE(find(e, "correctness"), nullptr);
-  EXPECT_EQ(find(e, "correctness")->ok, std::nullopt);  // listed as not run, never as passed
+  ASSERT_NE(find(e, CheckName::Signature), nullptr);
+  EXPECT_EQ(find(e, CheckName::Signature)->ok, true);
+  ASSERT_NE(find(e, CheckName::Correctness), nullptr);
+  EXPECT_EQ(find(e, CheckName::Correctness)->ok, std::nullopt);  // listed as not run, never as passed
 }
 
 TEST_F(GpuEvaluatorTest, RejectsBeforeTheGpu) {
@@ -183,9 +183,10 @@ TEST_F(GpuEvaluatorTest, InstantiationsOfOtherUnitsAreLeftOutAndSaidSo) {
   v.kernel = relu.id;
   v.source = text.substr(relu.range.begin, relu.range.end - relu.range.begin);
   Evaluation e = ev.evaluate(relu, v);
-  ASSERT_NE(find(e, "signature"), nullptr) << e.reason;
-  EXPECT_EQ(find(e, "signature")->ok, true);
-  EXPECT_NE(find(e, "signature")->detail.find("relu<double>"), std::string::npos) << find(e, "signature")->detail;
+  ASSERT_NE(find(e, CheckName::Signature), nullptr) << e.reason;
+  EXPECT_EQ(find(e, CheckName::Signature)->ok, true);
+  EXPECT_NE(find(e, CheckName::Signature)->detail.find("relu<double>"), std::string::npos)
+      << find(e, CheckName::Signature)->detail;
   EXPECT_NE(e.reason.find("nothing was run"), std::string::npos) << e.reason;
 }
 

@@ -26,7 +26,7 @@ std::vector<Check> GpuEvaluator::run_sanitizers(const EvaluateRequest& req, cons
   SanitizerMemo memo(options_.cache_dir / "sanitized");
   // Both tools at once: each instrumented run is mostly host work, and the
   // candidate waits for the slower one rather than for the sum.
-  auto sanitized = [&](const char* tool) {
+  auto sanitized = [&](CheckName tool) {
     std::string memo_key = SanitizerMemo::key(tool, once_json, smallest_record);
     std::optional<Check> reused = smallest_record.is_null() ? std::nullopt : memo.find(tool, memo_key);
     // compute-sanitizer writes its findings to a log file where it runs:
@@ -43,7 +43,7 @@ std::vector<Check> GpuEvaluator::run_sanitizers(const EvaluateRequest& req, cons
     return c;
   };
   std::vector<std::future<Check>> runs;
-  for (const char* tool : {check::kMemcheck, check::kRacecheck})
+  for (CheckName tool : {CheckName::Memcheck, CheckName::Racecheck})
     runs.push_back(std::async(std::launch::async, sanitized, tool));
   std::vector<Check> results;
   for (auto& r : runs) results.push_back(r.get());
@@ -67,8 +67,8 @@ void GpuEvaluator::sanitize(EvaluationRun& run) {
                                 "not run: slower than {:.3g} us of a candidate that passed it, so it cannot be "
                                 "the result",
                                 *fastest_passed);
-    run.not_run(check::kMemcheck, why);
-    run.not_run(check::kRacecheck, why);
+    run.not_run(CheckName::Memcheck, why);
+    run.not_run(CheckName::Racecheck, why);
     return;
   }
   std::vector<Check> results = run_sanitizers(run.request, run.captures, run.capture_index(options_.store));

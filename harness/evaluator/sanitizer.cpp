@@ -35,10 +35,10 @@ std::string find_compute_sanitizer(const std::string& configured) {
   return "";
 }
 
-std::vector<std::string> sanitizer_tool_options(const std::string& tool) {
+std::vector<std::string> sanitizer_tool_options(CheckName tool) {
   // Wider than any vector access and any stride a candidate could use to
   // step over a smaller gap.
-  if (tool == "memcheck") return {"--padding", "65536"};
+  if (tool == CheckName::Memcheck) return {"--padding", "65536"};
   return {};
 }
 
@@ -57,9 +57,8 @@ std::string sanitizer_findings(const std::string& log, size_t n) {
   return join(out, "; ");
 }
 
-Check run_sanitizer(const std::string& tool, const std::string& compute_sanitizer,
-                    const std::vector<std::string>& worker_argv, const nlohmann::json& request,
-                    std::chrono::seconds timeout, const fs::path& tmp_dir,
+Check run_sanitizer(CheckName tool, const std::string& compute_sanitizer, const std::vector<std::string>& worker_argv,
+                    const nlohmann::json& request, std::chrono::seconds timeout, const fs::path& tmp_dir,
                     const std::map<std::string, std::string>& env) {
   Check c{tool, std::nullopt, ""};
   if (compute_sanitizer.empty()) {
@@ -70,8 +69,8 @@ Check run_sanitizer(const std::string& tool, const std::string& compute_sanitize
   std::error_code ec;
   fs::create_directories(tmp_dir, ec);
   fs::path log = tmp_dir / fmt::format("sanitizer-{}-{}-{}.log", tool, getpid(), counter++);
-  std::vector<std::string> argv = {
-      compute_sanitizer, "--tool", tool, "--log-file", log.string(), "--error-exitcode", "86", "--print-limit", "20"};
+  std::vector<std::string> argv = {compute_sanitizer,  "--tool", to_string(tool), "--log-file", log.string(),
+                                   "--error-exitcode", "86",     "--print-limit", "20"};
   for (auto& o : sanitizer_tool_options(tool)) argv.push_back(o);
   argv.insert(argv.end(), worker_argv.begin(), worker_argv.end());
   SpawnOptions options;

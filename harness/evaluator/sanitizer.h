@@ -27,14 +27,14 @@ std::string find_compute_sanitizer(const std::string& configured);
 /// a buffer's end never lands in a neighbouring live allocation (the buffer's
 /// own pristine copy, the next parameter), where memcheck would see a valid
 /// address. Part of the memo key: a pass seen under other options is no pass.
-std::vector<std::string> sanitizer_tool_options(const std::string& tool);
+std::vector<std::string> sanitizer_tool_options(CheckName tool);
 
 /// Runs `worker_argv` under `compute-sanitizer --tool <tool>` on a run_once
-/// request. The Check is named after the tool ("memcheck", "racecheck").
-Check run_sanitizer(const std::string& tool, const std::string& compute_sanitizer,
-                    const std::vector<std::string>& worker_argv, const nlohmann::json& run_once_request,
-                    std::chrono::seconds timeout, const std::filesystem::path& tmp_dir,
-                    const std::map<std::string, std::string>& env = {});
+/// request; `tool` is CheckName::Memcheck or CheckName::Racecheck, the
+/// check and the tool share the name.
+Check run_sanitizer(CheckName tool, const std::string& compute_sanitizer, const std::vector<std::string>& worker_argv,
+                    const nlohmann::json& run_once_request, std::chrono::seconds timeout,
+                    const std::filesystem::path& tmp_dir, const std::map<std::string, std::string>& env = {});
 
 /// The error lines of a compute-sanitizer log worth showing (at most `n`).
 std::string sanitizer_findings(const std::string& log, size_t n = 4);

@@ -9,15 +9,14 @@
 
 namespace stark::harness {
 
-std::string SanitizerMemo::key(const std::string& tool, nlohmann::json run_once_request,
-                               const nlohmann::json& capture) {
+std::string SanitizerMemo::key(CheckName tool, nlohmann::json run_once_request, const nlohmann::json& capture) {
   run_once_request.erase("id");
-  return content_hash("stark-sanitizer-memo/2\n" + tool + " " + join(sanitizer_tool_options(tool), " ") + "\n" +
-                      run_once_request.dump() + "\n" + capture.dump())
+  return content_hash("stark-sanitizer-memo/2\n" + std::string(to_string(tool)) + " " +
+                      join(sanitizer_tool_options(tool), " ") + "\n" + run_once_request.dump() + "\n" + capture.dump())
       .substr(6);
 }
 
-std::optional<Check> SanitizerMemo::find(const std::string& tool, const std::string& key) const {
+std::optional<Check> SanitizerMemo::find(CheckName tool, const std::string& key) const {
   auto detail = read_file(dir_ / (key + ".pass"));
   if (!detail) return std::nullopt;
   Check c;

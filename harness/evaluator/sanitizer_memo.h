@@ -24,10 +24,10 @@ class SanitizerMemo {
   explicit SanitizerMemo(std::filesystem::path dir) : dir_(std::move(dir)) {}
 
   /// The key of one run; the request's "id" (a per-call counter) is ignored.
-  static std::string key(const std::string& tool, nlohmann::json run_once_request, const nlohmann::json& capture);
+  static std::string key(CheckName tool, nlohmann::json run_once_request, const nlohmann::json& capture);
 
   /// The remembered pass, its detail saying it was reused; nullopt if none.
-  std::optional<Check> find(const std::string& tool, const std::string& key) const;
+  std::optional<Check> find(CheckName tool, const std::string& key) const;
 
   /// Keeps `check` if it passed (ok == true); anything else is ignored.
   void remember(const std::string& key, const Check& check) const;

@@ -45,7 +45,7 @@ class SanitizerTest : public ::testing::Test {
     for (auto a : split(*text, '\n')) out.emplace_back(a);
     return out;
   }
-  Check run(const std::string& which, const std::string& worker_script) {
+  Check run(CheckName which, const std::string& worker_script) {
     return run_sanitizer(which, tool.string(), {"/bin/sh", "-c", worker_script}, {{"op", "run_once"}},
                          std::chrono::seconds(20), dir / "tmp");
   }
@@ -59,7 +59,7 @@ const std::string kAnsweringWorker =
     "printf '{\"seq\":%s,\"status\":\"ok\"}\\n' \"$seq\"; read l";
 
 TEST_F(SanitizerTest, MemcheckPadsEveryAllocationSoAReadPastTheEndLeavesIt) {
-  Check c = run("memcheck", kAnsweringWorker);
+  Check c = run(CheckName::Memcheck, kAnsweringWorker);
   EXPECT_EQ(c.ok, std::optional<bool>(true)) << c.detail;
   auto a = args();
   auto at = std::find(a.begin(), a.end(), "--padding");
@@ -70,7 +70,7 @@ TEST_F(SanitizerTest, MemcheckPadsEveryAllocationSoAReadPastTheEndLeavesIt) {
 }
 
 TEST_F(SanitizerTest, RacecheckRunsWithoutMemcheckOptions) {
-  Check c = run("racecheck", kAnsweringWorker);
+  Check c = run(CheckName::Racecheck, kAnsweringWorker);
   EXPECT_EQ(c.ok, std::optional<bool>(true)) << c.detail;
   auto a = args();
   EXPECT_EQ(std::find(a.begin(), a.end(), "--padding"), a.end()) << join(a, " ");
@@ -80,7 +80,7 @@ TEST_F(SanitizerTest, RacecheckRunsWithoutMemcheckOptions) {
 // Attack: the candidate's process prints a clean reply of its own before the
 // worker answers. Without the request's number it is no evidence.
 TEST_F(SanitizerTest, AReplyWithoutTheRequestsNumberIsNoPass) {
-  Check c = run("memcheck", "read l; printf '{\"status\":\"ok\"}\\n'; read l");
+  Check c = run(CheckName::Memcheck, "read l; printf '{\"status\":\"ok\"}\\n'; read l");
   EXPECT_EQ(c.ok, std::optional<bool>(false)) << c.detail;
   EXPECT_NE(c.detail.find("does not answer its request"), std::string::npos) << c.detail;
 }

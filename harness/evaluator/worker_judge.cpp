@@ -83,7 +83,7 @@ void GpuEvaluator::judge_on_gpu(EvaluationRun& run) {
 
   GpuJudgement judged = judge_on_workers(req);
   if (!judged.setup_error.empty()) return run.error(judged.setup_error);
-  if (!judged.lost.empty()) return run.reject(check::kNoCrash, judged.lost);
+  if (!judged.lost.empty()) return run.reject(CheckName::NoCrash, judged.lost);
   const EvaluateReply& reply = judged.reply;
   run.end_phase("judge");
   if (reply.status == ReplyStatus::Error) return run.error(reply.detail);
@@ -103,7 +103,7 @@ void GpuEvaluator::judge_on_gpu(EvaluationRun& run) {
   // A verdict needs every check it rests on, present and passed: a reply
   // that lacks one is not taken as a pass, whatever else it says.
   if (std::string why = incomplete_reply(req, reply); !why.empty())
-    return run.reject(check::kNoCrash, "the worker's reply cannot be a verdict: " + why);
+    return run.reject(CheckName::NoCrash, "the worker's reply cannot be a verdict: " + why);
   // The worker stops before timing when something failed; a reply without
   // failures but with untimed captures is not a verdict.
   double base_us = 0, var_us = 0;

@@ -43,7 +43,7 @@ class WorkerPoolTest : public ::testing::Test {
   }
   const Kernel& kernel() { return *p->manifest().find_kernel("src/scale.cu:scale"); }
   Variant variant(int k) { return Variant{"src/scale.cu:scale", variant_source(k), {}}; }
-  static const Check* find(const Evaluation& e, const std::string& name) {
+  static const Check* find(const Evaluation& e, CheckName name) {
     for (const auto& c : e.checks)
       if (c.name == name) return &c;
     return nullptr;
@@ -61,13 +61,13 @@ TEST_F(WorkerPoolTest, ShippedCandidatesAreCheckedByWorkersWithoutAGpu) {
   EXPECT_EQ(e.verdict, Verdict::Error) << e.reason;
   EXPECT_TRUE(e.untimed);
   EXPECT_NE(e.reason.find("checked by a worker without a GPU on 1 capture"), std::string::npos) << e.reason;
-  ASSERT_NE(find(e, kShippedInputs), nullptr) << e.reason;
-  EXPECT_EQ(find(e, kShippedInputs)->ok, true);
-  ASSERT_NE(find(e, "launch"), nullptr);
-  EXPECT_EQ(find(e, "launch")->ok, true);
-  EXPECT_NE(find(e, "launch")->detail.find("grid (16,1,1) block (256,1,1)"), std::string::npos)
-      << find(e, "launch")->detail;
-  EXPECT_EQ(find(e, "correctness")->ok, std::nullopt);
+  ASSERT_NE(find(e, CheckName::WorkerInputs), nullptr) << e.reason;
+  EXPECT_EQ(find(e, CheckName::WorkerInputs)->ok, true);
+  ASSERT_NE(find(e, CheckName::Launch), nullptr);
+  EXPECT_EQ(find(e, CheckName::Launch)->ok, true);
+  EXPECT_NE(find(e, CheckName::Launch)->detail.find("grid (16,1,1) block (256,1,1)"), std::string::npos)
+      << find(e, CheckName::Launch)->detail;
+  EXPECT_EQ(find(e, CheckName::Correctness)->ok, std::nullopt);
   // The phases that ran, timed; nothing was sanitized.
   EXPECT_EQ(e.seconds.count("compile"), 1u);
   EXPECT_EQ(e.seconds.count("judge"), 1u);

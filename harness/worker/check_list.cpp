@@ -5,25 +5,25 @@
 namespace stark::harness {
 
 CheckList::CheckList() {
-  for (const char* n : {check::kBaselineReplay, check::kLaunch, check::kNoCrash, check::kCorrectness,
-                        check::kInputsUnchanged, check::kGuards, check::kRepeat, check::kOtherSizes, check::kFuzz,
-                        check::kTiming, check::kTimedOutputs, check::kRecheck})
+  for (CheckName n : {CheckName::BaselineReplay, CheckName::Launch, CheckName::NoCrash, CheckName::Correctness,
+                      CheckName::InputsUnchanged, CheckName::Guards, CheckName::Repeat, CheckName::OtherSizes,
+                      CheckName::Fuzz, CheckName::Timing, CheckName::TimedOutputs, CheckName::Recheck})
     order_.push_back(n);
 }
 
-void CheckList::fail(const std::string& name, const std::string& why) {
+void CheckList::fail(CheckName name, const std::string& why) {
   auto& s = state_[name];
   s.ok = false;
   if (s.details.size() < 3) s.details.push_back(why);
 }
 
-void CheckList::pass(const std::string& name, const std::string& detail) {
+void CheckList::pass(CheckName name, const std::string& detail) {
   auto& s = state_[name];
   if (!s.ok) s.ok = true;
   if (*s.ok && !detail.empty()) s.details = {detail};
 }
 
-void CheckList::skip(const std::string& name, const std::string& why) {
+void CheckList::skip(CheckName name, const std::string& why) {
   auto& s = state_[name];
   if (!s.ok) s.details = {why};
 }
@@ -36,7 +36,7 @@ bool CheckList::failed() const {
 
 std::vector<Check> CheckList::list() const {
   std::vector<Check> out;
-  for (const auto& n : order_) {
+  for (CheckName n : order_) {
     auto it = state_.find(n);
     Check c{n, std::nullopt, "not run: an earlier check failed"};
     if (it != state_.end()) {
@@ -53,10 +53,10 @@ std::vector<Check> CheckList::list() const {
   return out;
 }
 
-void record(CheckList& checks, const Judgement& j, const char* wrong_check, const std::string& capture) {
+void record(CheckList& checks, const Judgement& j, CheckName wrong_check, const std::string& capture) {
   for (const auto& w : j.wrong) checks.fail(wrong_check, fmt::format("capture {}: {}", capture, w));
-  for (const auto& w : j.inputs) checks.fail(check::kInputsUnchanged, fmt::format("capture {}: {}", capture, w));
-  for (const auto& w : j.guards) checks.fail(check::kGuards, fmt::format("capture {}: {}", capture, w));
+  for (const auto& w : j.inputs) checks.fail(CheckName::InputsUnchanged, fmt::format("capture {}: {}", capture, w));
+  for (const auto& w : j.guards) checks.fail(CheckName::Guards, fmt::format("capture {}: {}", capture, w));
 }
 
 }  // namespace stark::harness

@@ -20,11 +20,11 @@ class CheckList {
  public:
   CheckList();
   /// Fails the check; the first three reasons are kept.
-  void fail(const std::string& name, const std::string& why);
+  void fail(CheckName name, const std::string& why);
   /// Passes the check unless it already failed; `detail` replaces an earlier one.
-  void pass(const std::string& name, const std::string& detail = "");
+  void pass(CheckName name, const std::string& detail = "");
   /// Marks the check as not run, unless it already passed or failed.
-  void skip(const std::string& name, const std::string& why);
+  void skip(CheckName name, const std::string& why);
   bool failed() const;
   /// Every check in report order; one never reached reads "not run: an earlier check failed".
   std::vector<Check> list() const;
@@ -34,13 +34,13 @@ class CheckList {
     std::optional<bool> ok;
     std::vector<std::string> details;
   };
-  std::vector<std::string> order_;
-  std::map<std::string, State> state_;
+  std::vector<CheckName> order_;
+  std::map<CheckName, State> state_;
 };
 
 /// A judgement's findings on one capture as failures of `wrong_check`, of
 /// the inputs check and of the guard check.
-void record(CheckList& checks, const Judgement& j, const char* wrong_check, const std::string& capture);
+void record(CheckList& checks, const Judgement& j, CheckName wrong_check, const std::string& capture);
 
 }  // namespace stark::harness
 

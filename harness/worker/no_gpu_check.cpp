@@ -70,13 +70,13 @@ EvaluateReply check_without_gpu(const EvaluateRequest& r) {
     launches.push_back(fmt::format("{}: {}", id, dims->describe()));
   }
   if (r.captures.empty()) return error("no capture to evaluate on");
-  reply.checks.push_back({kShippedInputs, true,
+  reply.checks.push_back({CheckName::WorkerInputs, true,
                           fmt::format("{} capture{} and 2 cubins read by a worker without a GPU", r.captures.size(),
                                       r.captures.size() == 1 ? "" : "s")});
-  reply.checks.push_back({check::kLaunch, !launch_problem, launch_problem ? *launch_problem : join(launches, "; ")});
-  for (const char* name :
-       {check::kBaselineReplay, check::kNoCrash, check::kCorrectness, check::kInputsUnchanged, check::kGuards,
-        check::kRepeat, check::kOtherSizes, check::kFuzz, check::kTiming, check::kTimedOutputs, check::kRecheck})
+  reply.checks.push_back({CheckName::Launch, !launch_problem, launch_problem ? *launch_problem : join(launches, "; ")});
+  for (CheckName name : {CheckName::BaselineReplay, CheckName::NoCrash, CheckName::Correctness,
+                         CheckName::InputsUnchanged, CheckName::Guards, CheckName::Repeat, CheckName::OtherSizes,
+                         CheckName::Fuzz, CheckName::Timing, CheckName::TimedOutputs, CheckName::Recheck})
     reply.checks.push_back({name, std::nullopt, "not run: the worker has no GPU"});
   return reply;
 }

@@ -14,7 +14,6 @@
 namespace stark::harness {
 
 /// Check name for the cubins and captures a worker verified without a GPU.
-inline constexpr const char* kShippedInputs = "worker_inputs";
 
 /// `request` names local files (a localized shipped request, or paths).
 EvaluateReply check_without_gpu(const EvaluateRequest& request);

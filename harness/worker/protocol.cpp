@@ -154,25 +154,27 @@ void from_json(const json& j, EvaluateReply& r) {
 
 std::string incomplete_reply(const EvaluateRequest& request, const EvaluateReply& reply) {
   if (reply.id != request.id) return fmt::format("the reply answers request {}, not {}", reply.id, request.id);
-  std::map<std::string, const Check*> by_name;
+  std::map<CheckName, const Check*> by_name;
   for (const auto& c : reply.checks)
     if (!by_name.emplace(c.name, &c).second) return fmt::format("the reply lists check '{}' twice", c.name);
   // Passed, always; present (passed, or not run with its reason) where a
   // kernel may legitimately give it nothing to do.
-  std::vector<const char*> must_pass = {check::kBaselineReplay,  check::kLaunch, check::kNoCrash, check::kCorrectness,
-                                        check::kInputsUnchanged, check::kGuards, check::kRepeat};
-  std::vector<const char*> must_be_present = {check::kOtherSizes, check::kFuzz};
+  std::vector<CheckName> must_pass = {CheckName::BaselineReplay, CheckName::Launch,          CheckName::NoCrash,
+                                      CheckName::Correctness,    CheckName::InputsUnchanged, CheckName::Guards,
+                                      CheckName::Repeat};
+  std::vector<CheckName> must_be_present = {CheckName::OtherSizes, CheckName::Fuzz};
   if (request.timing.enabled) {
-    for (const char* name : {check::kTiming, check::kTimedOutputs, check::kRecheck}) must_pass.push_back(name);
+    for (CheckName name : {CheckName::Timing, CheckName::TimedOutputs, CheckName::Recheck}) must_pass.push_back(name);
   } else {
-    for (const char* name : {check::kTiming, check::kTimedOutputs, check::kRecheck}) must_be_present.push_back(name);
+    for (CheckName name : {CheckName::Timing, CheckName::TimedOutputs, CheckName::Recheck})
+      must_be_present.push_back(name);
   }
-  for (const char* name : must_pass) {
+  for (CheckName name : must_pass) {
     auto it = by_name.find(name);
     if (it == by_name.end()) return fmt::format("the reply lacks the check '{}'", name);
     if (!it->second->ok || !*it->second->ok) return fmt::format("the check '{}' did not pass", name);
   }
-  for (const char* name : must_be_present) {
+  for (CheckName name : must_be_present) {
     auto it = by_name.find(name);
     if (it == by_name.end()) return fmt::format("the reply lacks the check '{}'", name);
     if (it->second->ok && !*it->second->ok) return fmt::format("the check '{}' did not pass", name);

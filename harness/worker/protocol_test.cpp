@@ -30,7 +30,7 @@ TEST(Protocol, ReplyRoundTrip) {
   r.id = 3;
   r.status = ReplyStatus::Hang;
   r.detail = "still running";
-  r.checks = {{check::kCorrectness, true, ""}, {check::kFuzz, std::nullopt, "nothing to fuzz"}};
+  r.checks = {{CheckName::Correctness, true, ""}, {CheckName::Fuzz, std::nullopt, "nothing to fuzz"}};
   CaptureEvaluation c;
   c.id = "c1";
   c.baseline_us = Timing{10, 9, 11, 20};
@@ -41,6 +41,23 @@ TEST(Protocol, ReplyRoundTrip) {
   EXPECT_EQ(j["status"], "hang");
   EXPECT_EQ(j.get<EvaluateReply>(), r);
   EXPECT_THROW(nlohmann::json({{"status", "weird"}}).get<EvaluateReply>(), std::exception);
+}
+
+// A kernel shares the worker's process and could write a reply of its own
+// (docs/threat-model.md): a check outside the closed set, however it is
+// named, makes the reply malformed, never a check the verdict counts.
+TEST(Protocol, AReplyWithACheckOfItsOwnIsMalformed) {
+  EvaluateReply r;
+  r.id = 5;
+  r.checks = {{CheckName::Correctness, true, ""}};
+  nlohmann::json j = r;
+  j["checks"].push_back({{"name", "verified_by_kernel"}, {"ok", true}});
+  try {
+    (void)j.get<EvaluateReply>();
+    ADD_FAILURE() << "a reply with an unknown check was read";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown check 'verified_by_kernel'"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Protocol, ParamSpecsFromTheManifest) {
@@ -62,12 +79,12 @@ TEST(Protocol, ParamSpecsFromTheManifest) {
 EvaluateReply complete_reply(const EvaluateRequest& r) {
   EvaluateReply reply;
   reply.id = r.id;
-  for (const char* name :
-       {check::kBaselineReplay, check::kLaunch, check::kNoCrash, check::kCorrectness, check::kInputsUnchanged,
-        check::kGuards, check::kRepeat, check::kTiming, check::kTimedOutputs, check::kRecheck})
+  for (CheckName name : {CheckName::BaselineReplay, CheckName::Launch, CheckName::NoCrash, CheckName::Correctness,
+                         CheckName::InputsUnchanged, CheckName::Guards, CheckName::Repeat, CheckName::Timing,
+                         CheckName::TimedOutputs, CheckName::Recheck})
     reply.checks.push_back({name, true, ""});
-  reply.checks.push_back({check::kOtherSizes, std::nullopt, "no integer argument matches a buffer's extent"});
-  reply.checks.push_back({check::kFuzz, true, "2 fuzzed launches matched"});
+  reply.checks.push_back({CheckName::OtherSizes, std::nullopt, "no integer argument matches a buffer's extent"});
+  reply.checks.push_back({CheckName::Fuzz, true, "2 fuzzed launches matched"});
   for (const auto& id : r.captures) {
     CaptureEvaluation c;
     c.id = id;
@@ -91,8 +108,8 @@ TEST(Protocol, AReplyIsAVerdictOnlyWithEveryCheckItRestsOn) {
   forged.captures = complete_reply(r).captures;
   EXPECT_EQ(incomplete_reply(r, forged), "the reply lacks the check 'baseline_replay'");
 
-  for (const char* name : {check::kCorrectness, check::kTimedOutputs, check::kOtherSizes, check::kFuzz}) {
-    SCOPED_TRACE(name);
+  for (CheckName name : {CheckName::Correctness, CheckName::TimedOutputs, CheckName::OtherSizes, CheckName::Fuzz}) {
+    SCOPED_TRACE(to_string(name));
     EvaluateReply lacking = complete_reply(r);
     std::erase_if(lacking.checks, [&](const Check& c) { return c.name == name; });
     EXPECT_EQ(incomplete_reply(r, lacking), fmt::format("the reply lacks the check '{}'", name));
@@ -108,7 +125,7 @@ TEST(Protocol, AReplyIsAVerdictOnlyWithEveryCheckItRestsOn) {
   other.id = 40;
   EXPECT_EQ(incomplete_reply(r, other), "the reply answers request 40, not 41");
   EvaluateReply twice = complete_reply(r);
-  twice.checks.push_back({check::kCorrectness, true, ""});
+  twice.checks.push_back({CheckName::Correctness, true, ""});
   EXPECT_EQ(incomplete_reply(r, twice), "the reply lists check 'correctness' twice");
   EvaluateReply stranger = complete_reply(r);
   stranger.captures[1].id = "c9";
@@ -124,7 +141,7 @@ TEST(Protocol, AReplyIsAVerdictOnlyWithEveryCheckItRestsOn) {
   r.timing.enabled = false;
   EvaluateReply untimed_ok = complete_reply(r);
   for (auto& c : untimed_ok.checks)
-    if (c.name == check::kTiming || c.name == check::kTimedOutputs || c.name == check::kRecheck) {
+    if (c.name == CheckName::Timing || c.name == CheckName::TimedOutputs || c.name == CheckName::Recheck) {
       c.ok = std::nullopt;
       c.detail = "not run: timing disabled";
     }

@@ -141,7 +141,7 @@ class Session {
   bool launch_pair(Job& job, Target& t, const ReplayInputs& in, const TimingEvents& events, bool variant_first);
   /// The variant on one target's memory, judged against `reference` into `check_name`.
   bool judge_variant(Job& job, Target& t, const ReplayInputs& in, const std::vector<std::string>& before,
-                     const Memory& reference, const char* check_name, const std::string& label,
+                     const Memory& reference, CheckName check_name, const std::string& label,
                      Judgement* judged = nullptr);
   Ran run(Target& t, bool variant, const ReplayInputs& inputs, CUmodule module, double watchdog_s, Memory* out);
   double watchdog(const Target& t, const EvaluateRequest& r) const;

@@ -28,7 +28,7 @@ EvaluateReply Session::Job::crashed(const Ran& ran, const std::string& capture) 
   reply.status = ran.result == GpuContext::WaitResult::Hang ? ReplyStatus::Hang : ReplyStatus::Fault;
   reply.detail = fmt::format("capture {}: the variant {}", capture,
                              ran.result == GpuContext::WaitResult::Hang ? ran.detail : "crashed: " + ran.detail);
-  checks.fail(check::kNoCrash, reply.detail);
+  checks.fail(CheckName::NoCrash, reply.detail);
   return finish();
 }
 
@@ -79,7 +79,7 @@ std::optional<EvaluateReply> Session::load_targets(Job& job) {
   job.base_mod = *base_mod;
   auto var_mod = gpu.module(r.variant_cubin);
   if (!var_mod) {
-    job.checks.fail(check::kLaunch, var_mod.error().message);
+    job.checks.fail(CheckName::Launch, var_mod.error().message);
     return job.finish();
   }
   job.var_mod = *var_mod;
@@ -90,10 +90,10 @@ std::optional<EvaluateReply> Session::load_targets(Job& job) {
   // A capture the original does not reproduce is no evidence either way: it
   // is left out (and said so); with none left there is nothing to judge on.
   if (job.targets.empty()) return job.error(skipped.empty() ? "no capture to evaluate on" : join(skipped, "; "));
-  job.checks.pass(check::kBaselineReplay, skipped.empty()
-                                              ? ""
-                                              : fmt::format("{} of {} captures left out: {}", skipped.size(),
-                                                            r.captures.size(), join(skipped, "; ")));
+  job.checks.pass(CheckName::BaselineReplay, skipped.empty()
+                                                 ? ""
+                                                 : fmt::format("{} of {} captures left out: {}", skipped.size(),
+                                                               r.captures.size(), join(skipped, "; ")));
   return std::nullopt;
 }
 
@@ -118,7 +118,7 @@ std::optional<EvaluateReply> Session::load_target(Job& job, const CaptureStore& 
   t.baseline = *fb;
   auto fv = gpu.function(job.var_mod, c->mangled, r.variant_cubin);
   if (!fv) {
-    job.checks.fail(check::kLaunch, fv.error().message);
+    job.checks.fail(CheckName::Launch, fv.error().message);
     return job.finish();
   }
   t.variant = *fv;
@@ -127,11 +127,11 @@ std::optional<EvaluateReply> Session::load_target(Job& job, const CaptureStore& 
   t.baseline_dims = *bd;
   auto vd = launch_dims(*c, inst->second, r.launch);
   if (!vd) {
-    job.checks.fail(check::kLaunch, vd.error().message);
+    job.checks.fail(CheckName::Launch, vd.error().message);
     return job.finish();
   }
   if (auto ok = check_limits(*vd, gpu.limits()); !ok) {
-    job.checks.fail(check::kLaunch, fmt::format("capture {}: {}", id, ok.error().message));
+    job.checks.fail(CheckName::Launch, fmt::format("capture {}: {}", id, ok.error().message));
     return job.finish();
   }
   t.variant_dims = *vd;
@@ -150,12 +150,12 @@ std::optional<EvaluateReply> Session::load_target(Job& job, const CaptureStore& 
 }
 
 bool Session::judge_variant(Job& job, Target& t, const ReplayInputs& in, const std::vector<std::string>& before,
-                            const Memory& reference, const char* check_name, const std::string& label,
+                            const Memory& reference, CheckName check_name, const std::string& label,
                             Judgement* judged) {
   Memory got;
   Ran ran = run(t, true, in, job.var_mod, watchdog(t, job.r), &got);
   if (ran.launch_error) {
-    job.checks.fail(check::kLaunch, fmt::format("{}: {}", label, ran.detail));
+    job.checks.fail(CheckName::Launch, fmt::format("{}: {}", label, ran.detail));
     return false;
   }
   if (ran.result != GpuContext::WaitResult::Done) {
@@ -170,26 +170,26 @@ bool Session::judge_variant(Job& job, Target& t, const ReplayInputs& in, const s
 
 // 1. Correctness on every capture, then a second launch on the same inputs.
 bool Session::judge_launches(Job& job) {
-  for (const char* phase : {check::kCorrectness, check::kRepeat}) {
+  for (CheckName phase : {CheckName::Correctness, CheckName::Repeat}) {
     for (auto& t : job.targets) {
       const std::string& id = t.replay->capture().id;
       Judgement j;
       if (!judge_variant(job, t, candidate_inputs(t.analysis->unread), t.analysis->before, t.analysis->reference, phase,
                          id, &j))
         return false;
-      if (phase == check::kCorrectness) {
+      if (phase == CheckName::Correctness) {
         job.per_capture[id].max_abs_err = j.max_abs_err;
         job.per_capture[id].max_rel_err = j.max_rel_err;
         job.per_capture[id].bytes = compulsory_bytes(t.replay->capture(), t.analysis->unread, t.analysis->before,
                                                      t.analysis->reference.buffers);
       }
     }
-    job.checks.pass(check::kLaunch);
-    job.checks.pass(check::kNoCrash);
+    job.checks.pass(CheckName::Launch);
+    job.checks.pass(CheckName::NoCrash);
     if (job.checks.failed()) return false;
     job.checks.pass(phase);
-    job.checks.pass(check::kInputsUnchanged);
-    job.checks.pass(check::kGuards);
+    job.checks.pass(CheckName::InputsUnchanged);
+    job.checks.pass(CheckName::Guards);
   }
   return true;
 }
@@ -197,7 +197,7 @@ bool Session::judge_launches(Job& job) {
 // 2. The same memory at smaller sizes, the original's answer there as the oracle.
 bool Session::judge_other_sizes(Job& job) {
   if (!job.r.other_sizes) {
-    job.checks.skip(check::kOtherSizes, "not run: the original itself faulted at a smaller size");
+    job.checks.skip(CheckName::OtherSizes, "not run: the original itself faulted at a smaller size");
     return true;
   }
   std::vector<std::string> judged, none;
@@ -211,11 +211,11 @@ bool Session::judge_other_sizes(Job& job) {
     auto dims = launch_dims(other.size.capture, *t.params, job.r.launch);
     std::string label = fmt::format("{} at {}", id, other.size.describe);
     if (!dims) {
-      job.checks.fail(check::kLaunch, fmt::format("{}: {}", label, dims.error().message));
+      job.checks.fail(CheckName::Launch, fmt::format("{}: {}", label, dims.error().message));
       return false;
     }
     if (auto ok = check_limits(*dims, gpu_->limits()); !ok) {
-      job.checks.fail(check::kLaunch, fmt::format("{}: {}", label, ok.error().message));
+      job.checks.fail(CheckName::Launch, fmt::format("{}: {}", label, ok.error().message));
       return false;
     }
     Target small = t;
@@ -223,13 +223,14 @@ bool Session::judge_other_sizes(Job& job) {
     small.variant_dims = *dims;
     ReplayInputs in = candidate_inputs(t.analysis->unread);
     in.scalars = other.size.scalars;
-    if (!judge_variant(job, small, in, t.analysis->before, other.reference, check::kOtherSizes, label)) return false;
+    if (!judge_variant(job, small, in, t.analysis->before, other.reference, CheckName::OtherSizes, label)) return false;
     judged.push_back(label);
   }
   if (job.checks.failed()) return false;
-  if (judged.empty()) job.checks.skip(check::kOtherSizes, "no smaller size: " + join(none, "; "));
+  if (judged.empty()) job.checks.skip(CheckName::OtherSizes, "no smaller size: " + join(none, "; "));
   else
-    job.checks.pass(check::kOtherSizes, join(judged, "; ") + (none.empty() ? "" : "; not judged: " + join(none, "; ")));
+    job.checks.pass(CheckName::OtherSizes,
+                    join(judged, "; ") + (none.empty() ? "" : "; not judged: " + join(none, "; ")));
   return true;
 }
 
@@ -269,15 +270,16 @@ bool Session::judge_fuzzed(Job& job) {
       bool clean =
           std::all_of(ref.guard_damage.begin(), ref.guard_damage.end(), [](const auto& d) { return d.empty(); });
       if (!clean) continue;  // the original itself misbehaves on these inputs: no reference
-      if (!judge_variant(job, t, in, before, ref, check::kFuzz, fmt::format("{} (fuzzed, round {})", c.id, round + 1)))
+      if (!judge_variant(job, t, in, before, ref, CheckName::Fuzz,
+                         fmt::format("{} (fuzzed, round {})", c.id, round + 1)))
         return false;
       ++fuzzed;
     }
   }
   if (job.checks.failed()) return false;
-  if (fuzzed) job.checks.pass(check::kFuzz, fmt::format("{} fuzzed launches matched the original", fuzzed));
+  if (fuzzed) job.checks.pass(CheckName::Fuzz, fmt::format("{} fuzzed launches matched the original", fuzzed));
   else
-    job.checks.skip(check::kFuzz,
+    job.checks.skip(CheckName::Fuzz,
                     "nothing to fuzz: the inputs hold no floating-point data (integers and sizes are never fuzzed)");
   return true;
 }
@@ -289,7 +291,7 @@ bool Session::judge_fuzzed(Job& job) {
 bool Session::recheck(Job& job) {
   for (auto& t : job.targets)
     if (!judge_variant(job, t, candidate_inputs(t.analysis->unread), t.analysis->before, t.analysis->reference,
-                       check::kRecheck, t.replay->capture().id))
+                       CheckName::Recheck, t.replay->capture().id))
       return false;
   if (job.checks.failed()) return false;
   for (auto& t : job.targets) {
@@ -302,7 +304,7 @@ bool Session::recheck(Job& job) {
       return false;
     }
     if (!judge(t.analysis->info, t.analysis->before, t.analysis->reference, again, kPoison).ok()) {
-      job.checks.fail(check::kRecheck,
+      job.checks.fail(CheckName::Recheck,
                       fmt::format("capture {}: the original, replayed after the candidate, no longer gives its own "
                                   "result: the candidate changed memory outside its buffers",
                                   id));
@@ -310,7 +312,7 @@ bool Session::recheck(Job& job) {
       return false;
     }
   }
-  job.checks.pass(check::kRecheck);
+  job.checks.pass(CheckName::Recheck);
   return true;
 }
 

@@ -55,7 +55,7 @@ std::string spread(const std::string& id, const CaptureEvaluation& ce) {
 bool Session::time_launches(Job& job) {
   const EvaluateRequest& r = job.r;
   if (!r.timing.enabled) {
-    for (const char* name : {check::kTiming, check::kTimedOutputs, check::kRecheck})
+    for (CheckName name : {CheckName::Timing, CheckName::TimedOutputs, CheckName::Recheck})
       job.checks.skip(name, "not run: timing disabled");
     return false;
   }
@@ -68,9 +68,9 @@ bool Session::time_launches(Job& job) {
     const std::string& id = t.replay->capture().id;
     spreads.push_back(spread(id, job.per_capture[id]));
   }
-  job.checks.pass(check::kTiming, join(spreads, "; "));
+  job.checks.pass(CheckName::Timing, join(spreads, "; "));
   job.checks.pass(
-      check::kTimedOutputs,
+      CheckName::TimedOutputs,
       fmt::format("{} timed launches of the variant, picked at random, read back and judged", spot_checked));
   return true;
 }
@@ -110,7 +110,7 @@ bool Session::time_target(Job& job, Target& t, const TimingEvents& events, std::
       }
       Memory got = to_memory(std::move(*snap));
       record(job.checks, judge(t.analysis->info, t.analysis->before, t.analysis->reference, got, kPoison),
-             check::kTimedOutputs, fmt::format("{} (timed launch {})", id, it + 1));
+             CheckName::TimedOutputs, fmt::format("{} (timed launch {})", id, it + 1));
       if (job.checks.failed()) return false;
       ++spot_checked;
     }

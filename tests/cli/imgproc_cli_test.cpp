@@ -72,7 +72,7 @@ TEST(ImgprocCli, EveryKernelIsSearchedWithItsCandidatesCompiledAndLinked) {
   for (const auto& k : result->kernels) {
     EXPECT_EQ(k.status, KernelStatus::Untimed) << k.id << "\n" << r.output;
     int compiled = 0;
-    for (const auto& node : k.tree) compiled += node.parent && node.status == "untimed";
+    for (const auto& node : k.tree) compiled += node.parent && node.status == NodeStatus::Untimed;
     EXPECT_GE(compiled, 1) << k.id << "\n" << r.output;
   }
 }

@@ -52,7 +52,7 @@ TEST(OptimizeCli, BuiltinExpertWithoutAGpu) {
   for (const auto& k : result->kernels) {
     EXPECT_EQ(k.status, KernelStatus::Untimed) << k.id;
     EXPECT_EQ(k.attempts, 3) << k.id;
-    for (const auto& n : k.tree) compiled += n.status == "untimed" && n.id > 0;
+    for (const auto& n : k.tree) compiled += n.status == NodeStatus::Untimed && n.id > 0;
   }
   EXPECT_GE(compiled, 16) << "most built-in candidates should compile";
 }
@@ -220,7 +220,7 @@ TEST(OptimizeCli, LlmTeamAgainstALocalServer) {
   std::set<std::string> roles, statuses;
   for (const auto& n : k.tree) {
     roles.insert(to_string(n.role));
-    statuses.insert(n.status);
+    statuses.insert(to_string(n.status));
   }
   EXPECT_TRUE(roles.count("plan+code")) << r.output;
   EXPECT_TRUE(statuses.count("compile_error")) << r.output;

@@ -26,7 +26,7 @@ ProcessResult stark(std::vector<std::string> args) { return testing::run_stark(S
 /// Attempts whose candidate compiled (and, for relocatable code, linked).
 int compiled_attempts(const KernelResult& k) {
   int n = 0;
-  for (const auto& node : k.tree) n += node.parent && node.status == "untimed";
+  for (const auto& node : k.tree) n += node.parent && node.status == NodeStatus::Untimed;
   return n;
 }
 

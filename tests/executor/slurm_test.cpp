@@ -110,7 +110,7 @@ TEST_F(SlurmTest, WorkersUnderSrunCheckShippedCandidates) {
     EXPECT_TRUE(e.untimed) << e.reason;
     EXPECT_NE(e.reason.find("checked by a worker without a GPU"), std::string::npos) << e.reason;
     bool shipped = false;
-    for (const auto& c : e.checks) shipped |= c.name == "worker_inputs" && c.ok == true;
+    for (const auto& c : e.checks) shipped |= c.name == CheckName::WorkerInputs && c.ok == true;
     EXPECT_TRUE(shipped);
   }
   auto stats = ev.workers().stats();

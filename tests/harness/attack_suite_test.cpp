@@ -93,7 +93,7 @@ std::vector<Case> load_cases() {
 
 std::string first_failure(const Evaluation& e) {
   for (const auto& c : e.checks)
-    if (c.ok && !*c.ok) return c.name;
+    if (c.ok && !*c.ok) return to_string(c.name);
   return "";
 }
 
@@ -160,11 +160,11 @@ TEST(AttackSuite, EveryVariantGetsItsVerdict) {
     // Every evaluation lists the guards, passed, failed or not run.
     EXPECT_GE(e.checks.size(), 12u);
     if (c.sanitize_always && c.accept) {
-      for (const char* tool : {"memcheck", "racecheck"}) {
+      for (CheckName tool : {CheckName::Memcheck, CheckName::Racecheck}) {
         auto it = std::find_if(e.checks.begin(), e.checks.end(), [&](const Check& k) { return k.name == tool; });
         ASSERT_NE(it, e.checks.end());
         EXPECT_NE(it->ok, std::optional<bool>(false)) << tool << ": " << it->detail;
-        if (!it->ok) std::printf("%s: %s did not run: %s\n", c.name.c_str(), tool, it->detail.c_str());
+        if (!it->ok) std::printf("%s: %s did not run: %s\n", c.name.c_str(), to_string(tool), it->detail.c_str());
       }
     }
   }

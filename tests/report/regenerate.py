@@ -160,7 +160,7 @@ SAXPY_ROWS = [
     (17, 16, "debug", "accepted", 233.0, "two float4 loads in flight", ""),
     (18, 2, "plan+code", "accepted", 329.0, "grid-stride plus __restrict__", ""),
     (19, 17, "plan+code", "rejected", None, "prefetch the next float4 before the FMAs",
-     "repeat launch: outputs differ on the second call (y was read from the previous run)"),
+     "repeat_stable: outputs differ on the second call (y was read from the previous run)"),
     (20, 17, "plan+code", "accepted", 228.0, "__launch_bounds__(256, 8)", ""),
     (21, 20, "plan+code", "rejected", None, "drop the bounds check for full blocks",
      "guard canary overwritten after y[1048576]: out-of-bounds write"),
@@ -263,20 +263,20 @@ HIST_ORIG = """__global__ void histogram(int n, const unsigned char* data, unsig
 }"""
 
 SANITIZER = [
-    {"name": "compute-sanitizer memcheck", "ok": None,
+    {"name": "memcheck", "ok": None,
      "detail": "compute-sanitizer is not installed on the GPU machine"},
-    {"name": "compute-sanitizer racecheck", "ok": None,
+    {"name": "racecheck", "ok": None,
      "detail": "compute-sanitizer is not installed on the GPU machine"},
 ]
 PASSED = [{"name": n, "ok": True, "detail": d} for n, d in [
-    ("outputs on captured inputs", "3 captures, max rel err 0"),
-    ("outputs on fuzzed inputs", "8 fuzzed inputs"),
-    ("poisoned outputs", "every buffer the original does not read was poisoned"),
-    ("inputs unchanged", ""),
-    ("repeat launch", "second launch on the same buffers"),
-    ("guard canaries", "no write outside any buffer"),
-    ("outputs after timing", ""),
-    ("signature and symbol", "_Z5saxpyifPKfPf"),
+    ("correctness", "3 captures, max rel err 0"),
+    ("fuzzed_inputs", "8 fuzzed inputs"),
+    ("baseline_replay", "the original reproduces each capture"),
+    ("inputs_unchanged", ""),
+    ("repeat_stable", "second launch on the same buffers"),
+    ("guard_canaries", "no write outside any buffer"),
+    ("recheck_after_timing", ""),
+    ("signature", "_Z5saxpyifPKfPf"),
 ]]
 
 
@@ -326,7 +326,7 @@ def result():
                {"prompt": 52010, "completion": 8120}, 0.21, [], strategies(SCALE_ROWS), tree_nodes=scale_tree),
         kernel("src/histogram.cu:histogram", "failed", 95.1, None, None, HIST_ROWS, None,
                {"prompt": 61877, "completion": 11054}, 0.26,
-               [{"name": "outputs on captured inputs", "ok": False, "detail": "no attempt produced bins equal "
+               [{"name": "correctness", "ok": False, "detail": "no attempt produced bins equal "
                  "to the original's"}], strategies(HIST_ROWS), tree_nodes=hist_tree),
         kernel("src/ops.cu:clamp", "skipped", None, None, None, [], None, {"prompt": 0, "completion": 0}, None,
                [], [], cache="off", tree_nodes=[]),
