@@ -9,6 +9,7 @@
 #include <clang/Lex/Lexer.h>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <regex>
 #include <set>
 #include <tuple>
@@ -65,6 +66,11 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   Analyzer(ASTContext& ctx, const PatchedSource& patch, KernelAnalysis& out)
       : ctx_(ctx), sm_(ctx.getSourceManager()), patch_(patch), out_(out) {}
 
+  /// A variable's declared type as the code spells it (typedefs kept), qualifiers dropped.
+  std::string type_of(const ValueDecl* v) const {
+    return v->getType().getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
+  }
+
   Snippet snip(SourceRange r) const {
     CharSourceRange cr = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(r), sm_, ctx_.getLangOpts());
     if (cr.isInvalid()) return {};
@@ -91,12 +97,21 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     // The manifest describes the original; a candidate may have added __restrict__.
     for (unsigned i = 0; i < kernel->getNumParams() && i < out_.params.size(); ++i)
       out_.params[i].is_restrict = kernel->getParamDecl(i)->getType().isRestrictQualified();
+    for (unsigned i = 0; i < kernel->getNumParams(); ++i) {
+      const ParmVarDecl* p = kernel->getParamDecl(i);
+      out_.param_names.push_back(p->getIdentifier() ? snip(SourceRange(p->getLocation())) : Snippet{});
+    }
     out_.is_template = kernel->getDescribedFunctionTemplate() != nullptr;
     for (const Stmt* s : body->body()) {
       out_.top_statements.push_back(snip(s->getSourceRange()));
       if (const auto* ds = dyn_cast<DeclStmt>(s))
         for (const Decl* d : ds->decls())
-          if (const auto* v = dyn_cast<VarDecl>(d)) out_.locals.push_back(v->getNameAsString());
+          if (const auto* v = dyn_cast<VarDecl>(d)) {
+            out_.locals.push_back(v->getNameAsString());
+            if (v->hasInit())
+              out_.local_declarations.push_back(
+                  {v->getNameAsString(), type_of(v), snip(v->getInit()->getSourceRange())});
+          }
     }
     TraverseStmt(kernel->getBody());
   }
@@ -134,7 +149,8 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     if (auto axis = thread_index_axis(init.text)) {
       const Stmt* decl_stmt = enclosing_statement();
       if (decl_stmt && grid_strides_.count(decl_stmt)) return true;  // add_grid_stride recorded it
-      out_.indices.push_back({v->getNameAsString(), *axis, decl_stmt ? snip(decl_stmt->getSourceRange()) : Snippet{}});
+      out_.indices.push_back(
+          {v->getNameAsString(), type_of(v), *axis, decl_stmt ? snip(decl_stmt->getSourceRange()) : Snippet{}});
       index_vars_.insert(v);
     }
     return true;
@@ -182,17 +198,23 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
 
   bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr*) { return true; }
 
-  bool VisitReturnStmt(ReturnStmt*) {
+  bool VisitReturnStmt(ReturnStmt* r) {
     out_.returns = true;
-    for (int l : loops_) out_.loops[static_cast<size_t>(l)].jumps = true;
+    if (std::none_of(stack_.begin(), stack_.end(), [](const Stmt* s) { return isa<LambdaExpr>(s); }))
+      out_.kernel_returns.push_back(snip(r->getSourceRange()));
+    for (int l : loops_) out_.loops[static_cast<size_t>(l)].jumps = out_.loops[static_cast<size_t>(l)].exits = true;
     return true;
   }
 
   // Conservative: a jump inside a while loop or switch of the body counts too.
-  bool VisitContinueStmt(ContinueStmt*) { return note_jump(); }
-  bool VisitBreakStmt(BreakStmt*) { return note_jump(); }
-  bool note_jump() {
-    for (int l : loops_) out_.loops[static_cast<size_t>(l)].jumps = true;
+  bool VisitContinueStmt(ContinueStmt*) { return note_jump(false); }
+  bool VisitBreakStmt(BreakStmt*) { return note_jump(true); }
+  bool VisitGotoStmt(GotoStmt*) { return note_jump(true); }
+  bool note_jump(bool exits) {
+    for (int l : loops_) {
+      out_.loops[static_cast<size_t>(l)].jumps = true;
+      out_.loops[static_cast<size_t>(l)].exits = out_.loops[static_cast<size_t>(l)].exits || exits;
+    }
     if (loops_.empty() && !grid_strides_.empty())
       for (auto& i : out_.indices) i.loop_jumps = i.loop_jumps || i.grid_stride;
     return true;
@@ -213,6 +235,13 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     if (const auto* ref = dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts()))
       if (const auto* var = dyn_cast<VarDecl>(ref->getDecl()))
         note_in_loop_bodies(range, var->getNameAsString(), &Loop::assigned);
+    // s.f = ... and s.a.b++ change s.
+    const Expr* root = target->IgnoreParenImpCasts();
+    while (const auto* m = dyn_cast<MemberExpr>(root)) root = m->getBase()->IgnoreParenImpCasts();
+    if (const auto* ref = dyn_cast<DeclRefExpr>(root))
+      if (const auto* var = dyn_cast<VarDecl>(ref->getDecl());
+          var && std::find(out_.assigned.begin(), out_.assigned.end(), var->getNameAsString()) == out_.assigned.end())
+        out_.assigned.push_back(var->getNameAsString());
   }
 
   bool VisitBinaryOperator(BinaryOperator* b) {
@@ -255,6 +284,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     Access acc;
     acc.base = var->getNameAsString();
     acc.const_pointee = var->getType()->getPointeeType().isConstQualified();
+    acc.pointee = var->getType()->getPointeeType().getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
     acc.index = snip(a->getIdx()->getSourceRange());
     acc.expr = snip(a->getSourceRange());
     acc.loop = loops_.empty() ? -1 : loops_.back();
@@ -305,8 +335,8 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   void add_grid_stride(const ForStmt* f, char axis) {
     const VarDecl* var = ast::loop_variable(f);
     Snippet loop = snip(f->getSourceRange());
-    out_.indices.push_back(
-        {var->getNameAsString(), axis, loop, true, snip(SourceRange(f->getBeginLoc(), f->getRParenLoc()))});
+    out_.indices.push_back({var->getNameAsString(), type_of(var), axis, loop, true,
+                            snip(SourceRange(f->getBeginLoc(), f->getRParenLoc()))});
     index_vars_.insert(var);
     Guard g;
     g.var = var->getNameAsString();
@@ -351,6 +381,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
         for (const Attr* a : attributed->getAttrs()) l.hinted = l.hinted || isa<LoopHintAttr>(a);
     if (const VarDecl* var = ast::loop_variable(f)) {
       l.var = var->getNameAsString();
+      l.var_type = type_of(var);
       if (var->hasInit()) l.init_value = snip(var->getInit()->getSourceRange());
     }
     if (f->getInit()) l.init_statement = snip(f->getInit()->getSourceRange());
@@ -359,6 +390,8 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
         if (isa<DeclStmt>(st)) l.declarations.push_back(snip(st->getSourceRange()));
     const auto* c = dyn_cast_or_null<BinaryOperator>(f->getCond() ? f->getCond()->IgnoreParenImpCasts() : nullptr);
     if (c && c->getOpcode() == BO_LT) l.bound = snip(c->getRHS()->getSourceRange());
+    if (const auto* compared = c ? dyn_cast<DeclRefExpr>(c->getLHS()->IgnoreParenImpCasts()) : nullptr)
+      l.compared = compared->getDecl()->getNameAsString();
     if (const Expr* inc = f->getInc()) {
       inc = inc->IgnoreParenImpCasts();
       const Expr* target = nullptr;
@@ -372,6 +405,8 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
         l.unit_step = u->isIncrementOp();
         l.counts_down = u->isDecrementOp();
       }
+      if (const auto* b = dyn_cast<CompoundAssignOperator>(inc); b && b->getOpcode() == BO_AddAssign)
+        l.step = snip(b->getRHS()->getSourceRange());
       if (const auto* b = dyn_cast<CompoundAssignOperator>(inc))
         if (const auto* lit = dyn_cast<IntegerLiteral>(b->getRHS()->IgnoreParenImpCasts());
             lit && lit->getValue() == 1) {
@@ -406,7 +441,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
         sm_.getFileOffset(sm_.getExpansionLoc(l_begin(loops_.back()))))
       return;
     Reduction r{var->getNameAsString(), op, snip(value->getSourceRange()), snip(stmt->getSourceRange())};
-    r.acc_type = var->getType().getUnqualifiedType().getAsString(ctx_.getPrintingPolicy());
+    r.acc_type = type_of(var);
     r.acc_declaration = snip(var->getSourceRange());
     r.starts_at_zero = var->getInit() && ast::is_zero(ctx_, var->getInit());
     l.reductions.push_back(std::move(r));

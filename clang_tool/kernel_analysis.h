@@ -35,6 +35,7 @@ struct Snippet {
 /// that rewrite the per-element work treat them alike.
 struct ThreadIndex {
   std::string var;
+  std::string type;  // the variable's declared type, qualifiers dropped ("int", "size_t")
   char axis = 'x';
   Snippet statement;         // the whole declaration statement; for a grid-stride loop, the whole loop
   bool grid_stride = false;  // the index starts a grid-stride loop (its Guard is the loop condition)
@@ -71,10 +72,13 @@ struct Loop {
   std::string var;  // the variable the header declares, when it declares only that one
   /// The variable the increment steps, where the header declares it (beside others too: `i = ..., end = ...`).
   std::string stepped;
+  std::string var_type;    // var's declared type, qualifiers dropped
+  std::string compared;    // the variable the condition compares: c in `c < cols`
   Snippet header;          // "for (...)"
   Snippet init_value;      // 0 in `int c = 0`
   Snippet bound;           // cols in `c < cols`
   bool unit_step = false;  // steps up by one (++c, c++, c += 1)
+  Snippet step;            // blockDim.x in `c += blockDim.x`
   /// Steps down by one (--c, c--, c -= 1) while `c >= floor` (`c > x` gives
   /// a floor of "(x) + 1").
   bool counts_down = false;
@@ -87,7 +91,8 @@ struct Loop {
   bool hinted = false;                // a loop pragma (#pragma unroll, nounroll...) already applies to it
   std::vector<Reduction> reductions;
   bool writes_memory = false;
-  bool jumps = false;                 // a break, continue or return in its body (or in a loop inside it)
+  bool jumps = false;                 // a break, continue, return or goto in its body (or in a loop inside it)
+  bool exits = false;                 // the same without continue: a break, return or goto anywhere in its body
   std::vector<std::string> assigned;  // variables its body assigns or steps (x = ..., x += ..., ++x)
   std::vector<std::string> declared;  // variables its body declares
   std::vector<Snippet> declarations;  // the declaration statements directly in its body's braces, in order
@@ -114,6 +119,7 @@ struct Access {
   bool write = false;
   int loop = -1;
   bool const_pointee = false;  // declared as a pointer to const
+  std::string pointee;         // the element type, qualifiers dropped ("float", "T")
 };
 
 /// A call to a math function that has a fast intrinsic (expf -> __expf).
@@ -122,9 +128,18 @@ struct MathCall {
   Snippet name;  // the function name token only
 };
 
+/// A variable the kernel body declares at its top level with an initialiser:
+/// `size_t i = static_cast<size_t>(r) * cols + c;`.
+struct LocalDeclaration {
+  std::string name;
+  std::string type;  // qualifiers dropped
+  Snippet init;
+};
+
 struct KernelAnalysis {
   std::string name;
   std::vector<Param> params;
+  std::vector<Snippet> param_names;  // each parameter's name, in params' order (invalid where unnamed)
   Snippet declaration;               // from the first token to just before the body
   Snippet body;                      // "{ ... }"
   Snippet global_attr;               // the "__global__" token
@@ -135,8 +150,13 @@ struct KernelAnalysis {
   std::vector<Access> accesses;
   std::vector<Access> local_accesses;
   std::vector<MathCall> math;
-  std::vector<Snippet> top_statements;  // the body's statements, in order
-  std::vector<std::string> locals;      // names declared at the body's top level
+  std::vector<Snippet> top_statements;               // the body's statements, in order
+  std::vector<std::string> locals;                   // names declared at the body's top level
+  std::vector<LocalDeclaration> local_declarations;  // those with an initialiser, in order
+  /// Variables the body assigns or steps after their declaration (x = ...,
+  /// x += ..., ++x; `s.f = ...` assigns s): parameters and locals alike.
+  std::vector<std::string> assigned;
+  std::vector<Snippet> kernel_returns;  // the kernel's own return statements (a lambda's not), without the `;`
   bool uses_shared_memory = false;
   bool uses_sync = false;      // __syncthreads and friends
   bool returns = false;        // a return statement anywhere in the body (a lambda's too)

@@ -26,13 +26,15 @@ class Analysis : public ::testing::Test {
   }
   static void TearDownTestSuite() { delete manifest_; }
 
-  static KernelAnalysis analyze(const std::string& id) {
+  /// The analysis of kernel `id`, or of `candidate` in its place.
+  static KernelAnalysis analyze(const std::string& id, const std::string& candidate = "") {
     const Kernel* k = manifest_->find_kernel(id);
     EXPECT_TRUE(k) << id;
     auto text = read_file(fs::path(manifest_->source_root) / k->file);
     auto setup = locate_clang_setup();
     auto a =
-        analyze_kernel(*k, text->substr(k->range.begin, k->range.end - k->range.begin), *setup, manifest_->source_root);
+        analyze_kernel(*k, candidate.empty() ? text->substr(k->range.begin, k->range.end - k->range.begin) : candidate,
+                       *setup, manifest_->source_root);
     EXPECT_TRUE(a) << a.error().message;
     return a ? *a : KernelAnalysis{};
   }
@@ -99,6 +101,52 @@ TEST_F(Analysis, TwoDimensionalKernels) {
   ASSERT_EQ(mm.loops.size(), 1u);
   ASSERT_EQ(mm.loops[0].reductions.size(), 1u);
   EXPECT_EQ(mm.loops[0].reductions[0].op, ReduceOp::Sum);
+}
+
+// What the strategies read instead of the text: declared types as clang
+// spells them, a loop's step and compared variable, pointee types, where
+// each parameter's name is, the locals' initialisers, what the body assigns,
+// and the kernel's own returns (a lambda's are not).
+TEST_F(Analysis, TypesStepsNamesAssignmentsAndReturns) {
+  const std::string candidate = R"(__global__ void softmax_rows_kernel(int rows, int cols, const float* const x,
+                                    float* y) {
+  const size_t row = blockIdx.x * blockDim.x + threadIdx.x;
+  auto twice = [](int v) { return 2 * v; };
+  if (row >= rows) return;
+  const float* in = x + row * cols;
+  int limit = twice(cols);
+  for (unsigned c = threadIdx.x; c < cols; c += blockDim.x) {
+    if (in[c] < 0) continue;  /* return */
+    y[c] = in[c];
+  }
+  for (int c = 0; c < limit; ++c) {
+    if (y[c] > 1) break;
+  }
+  limit += 1;
+  rows = limit;
+})";
+  auto a = analyze("src/softmax.cu:nnops::softmax_rows_kernel", candidate);
+  ASSERT_EQ(a.indices.size(), 1u);
+  EXPECT_EQ(a.indices[0].type, "size_t");
+  ASSERT_EQ(a.loops.size(), 2u);
+  EXPECT_EQ(a.loops[0].var_type, "unsigned int");
+  EXPECT_EQ(a.loops[0].compared, "c");
+  EXPECT_EQ(a.loops[0].step.text, "blockDim.x");
+  EXPECT_TRUE(a.loops[0].jumps);
+  EXPECT_FALSE(a.loops[0].exits) << "continue stays in the loop";
+  EXPECT_TRUE(a.loops[1].exits) << "break leaves it";
+  EXPECT_FALSE(a.loops[1].step.valid()) << "++c has no step expression";
+  for (const Access& acc : a.local_accesses) EXPECT_EQ(acc.pointee, "float") << acc.expr.text;
+  ASSERT_EQ(a.param_names.size(), 4u);
+  EXPECT_EQ(a.param_names[2].text, "x");
+  EXPECT_EQ(candidate.substr(static_cast<size_t>(a.param_names[3].begin), 1), "y");
+  std::map<std::string, std::string> inits;
+  for (const auto& d : a.local_declarations) inits[d.name] = d.init.text;
+  EXPECT_EQ(inits["in"], "x + row * cols");
+  EXPECT_EQ(inits["limit"], "twice(cols)");
+  EXPECT_EQ(a.assigned, (std::vector<std::string>{"c", "limit", "rows"})) << "initialisers are no assignment";
+  ASSERT_EQ(a.kernel_returns.size(), 1u) << "the lambda's return is its own";
+  EXPECT_EQ(a.kernel_returns[0].text, "return");
 }
 
 }  // namespace

@@ -115,6 +115,12 @@ std::vector<CppToken> cpp_tokens(std::string_view s) {
   return out;
 }
 
+size_t count_identifier(std::string_view text, std::string_view name) {
+  size_t n = 0;
+  for (const CppToken& t : cpp_tokens(text)) n += token_text(text, t) == name;
+  return n;
+}
+
 std::optional<size_t> find_tokens(std::string_view text, const std::vector<CppToken>& haystack,
                                   std::string_view needle_text, const std::vector<CppToken>& needle, size_t from) {
   if (needle.empty()) return std::nullopt;

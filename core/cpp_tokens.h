@@ -30,6 +30,13 @@ inline std::string_view token_text(std::string_view text, const CppToken& t) {
   return text.substr(t.begin, t.end - t.begin);
 }
 
+/// How many identifier tokens (keywords included) of `text` are `name`:
+/// comments and literals that spell it do not count.
+size_t count_identifier(std::string_view text, std::string_view name);
+
+/// Whether `text` has the identifier (or keyword) `name` as a token.
+inline bool has_identifier(std::string_view text, std::string_view name) { return count_identifier(text, name) > 0; }
+
 /// Where `needle` (tokens of needle_text) occurs in `haystack` (tokens of
 /// text) at or after token index `from`: the index of its first token.
 std::optional<size_t> find_tokens(std::string_view text, const std::vector<CppToken>& haystack,

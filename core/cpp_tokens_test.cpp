@@ -41,6 +41,14 @@ TEST(CppTokens, UnterminatedTextEndsAtTheEnd) {
   EXPECT_EQ(words("b \"open"), (V{"b", "\"open"}));
 }
 
+TEST(CppTokens, CountsAnIdentifierOnlyWhereItIsCode) {
+  std::string text = "y[i] = x[i] + xs; // x\nconst char* s = \"x\"; /* return */ x2 = 'x';";
+  EXPECT_EQ(count_identifier(text, "x"), 1u);
+  EXPECT_EQ(count_identifier(text, "y"), 1u);
+  EXPECT_FALSE(has_identifier(text, "return"));
+  EXPECT_TRUE(has_identifier("if (i >= n) return;", "return"));
+}
+
 TEST(CppTokens, FindsASequenceWhateverTheLayout) {
   std::string text = "for (int i = 0; i < n; ++i)\n  y[i] = a * x[i];";
   std::string needle = "y [ i ]=a*x[i]";

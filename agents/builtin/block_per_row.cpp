@@ -64,7 +64,7 @@ Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
   std::string type_of_first = "float";
   for (const auto& l : a.loops) {
     if (l.depth != 0) continue;
-    std::string type = declared_type(l.header.text, l.var);
+    std::string type = l.var_type;
     edits.push_back(
         {l.header.begin, l.header.end,
          fmt::format("for ({} {} = {}threadIdx.x; {} < {}; {} += blockDim.x)", type, l.var,

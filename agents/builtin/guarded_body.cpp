@@ -54,7 +54,7 @@ std::optional<GuardedBody> guarded_body(const KernelAnalysis& a, const std::stri
 
 std::string grid_stride_loop(const GuardedBody& body, const KernelAnalysis& a, const std::string& element,
                              const std::string& indent, int64_t ilp) {
-  std::string itype = declared_type(body.index->statement.text, body.index->var);
+  std::string itype = body.index->type;
   if (ilp <= 1)
     return fmt::format(
         "for ({it} {i} = blockIdx.x * blockDim.x + threadIdx.x; {i} < {n}; {i} += gridDim.x * blockDim.x) {{\n"

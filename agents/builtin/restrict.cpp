@@ -2,11 +2,28 @@
 
 #include <fmt/format.h>
 
-#include <regex>
-
 #include "agents/builtin/rewrite.h"
+#include "core/cpp_tokens.h"
 
 namespace stark::builtin {
+
+namespace {
+
+/// Whether the tokens just before offset `name` of the declaration are a
+/// pointer declarator's `*` (with cv-qualifiers after it): where __restrict__
+/// may go. An array parameter (`float p[]`) or a reference is not.
+bool after_pointer_declarator(std::string_view declaration, int64_t name) {
+  auto tokens = cpp_tokens(declaration.substr(0, static_cast<size_t>(name)));
+  while (!tokens.empty()) {
+    std::string_view t = token_text(declaration, tokens.back());
+    if (t == "*") return true;
+    if (t != "const" && t != "volatile") return false;
+    tokens.pop_back();
+  }
+  return false;
+}
+
+}  // namespace
 
 std::vector<Params> Restrict::candidates(const Subject& s) const {
   if (s.has(name())) return {};
@@ -17,16 +34,17 @@ std::vector<Params> Restrict::candidates(const Subject& s) const {
 }
 
 Expected<Variant> Restrict::apply(const Subject& s, const Params&) const {
-  // "T* name" / "T *name" in the declaration: add __restrict__ before the name.
+  // `T* name`, `T* const name`: __restrict__ goes before the name, after the
+  // declarator's `*` and its qualifiers.
+  const KernelAnalysis& a = *s.analysis;
   std::vector<TextEdit> edits;
-  const std::string& decl = s.analysis->declaration.text;
-  for (const auto& prm : s.analysis->params) {
+  for (size_t i = 0; i < a.params.size(); ++i) {
+    const Param& prm = a.params[i];
     if (prm.kind != ParamKind::Pointer || prm.is_restrict) continue;
-    std::regex re(fmt::format(R"(\*\s*({})\s*[,)])", prm.name));
-    std::smatch m;
-    if (!std::regex_search(decl, m, re)) return Error{fmt::format("restrict: cannot find parameter '{}'", prm.name)};
-    int64_t at = s.analysis->declaration.begin + m.position(1);
-    edits.push_back({at, at, "__restrict__ "});
+    const Snippet* at = i < a.param_names.size() && a.param_names[i].valid() ? &a.param_names[i] : nullptr;
+    if (!at || !after_pointer_declarator(a.declaration.text, at->begin - a.declaration.begin))
+      return Error{fmt::format("restrict: cannot find parameter '{}' after a '*'", prm.name)};
+    edits.push_back({at->begin, at->begin, "__restrict__ "});
   }
   auto source = apply_edits(s.source, edits);
   if (!source) return source.error();

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 
 namespace stark::builtin {
 
@@ -22,16 +21,6 @@ int64_t statement_end(std::string_view source, int64_t end) {
   while (p < source.size() && std::isspace(static_cast<unsigned char>(source[p]))) ++p;
   if (p < source.size() && source[p] == ';') return static_cast<int64_t>(p + 1);
   return end;
-}
-
-std::string declared_type(std::string_view declaration, std::string_view var) {
-  std::string text(declaration);
-  std::regex re(fmt::format(R"((?:for\s*\(\s*)?(.*?)\b{}\s*=)", std::string(var)));
-  std::smatch m;
-  if (!std::regex_search(text, m, re)) return "int";
-  std::string type = m[1].str();
-  while (!type.empty() && std::isspace(static_cast<unsigned char>(type.back()))) type.pop_back();
-  return type.empty() ? "int" : type;
 }
 
 std::string helper_name(std::string_view kernel, std::string_view what) {
@@ -53,6 +42,14 @@ std::string indent_more(std::string_view text, std::string_view extra) {
     if (c == '\n') out += extra;
   }
   return out;
+}
+
+std::optional<int> known_scalar_size(std::string_view t) {
+  static const std::vector<std::string_view> kFour = {"float",    "int",      "unsigned int", "int32_t",
+                                                      "uint32_t", "unsigned", "signed"};
+  if (std::find(kFour.begin(), kFour.end(), t) != kFour.end()) return 4;
+  int bytes = scalar_size(t);
+  return bytes == 4 ? std::nullopt : std::optional(bytes);
 }
 
 int scalar_size(std::string_view t) {

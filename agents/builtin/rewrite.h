@@ -3,6 +3,7 @@
 #ifndef STARK_AGENTS_BUILTIN_REWRITE_H
 #define STARK_AGENTS_BUILTIN_REWRITE_H
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,10 +21,6 @@ std::string indentation_at(std::string_view source, int64_t offset);
 /// ';' when the snippet stops before it).
 int64_t statement_end(std::string_view source, int64_t end);
 
-/// The declared type in "for (int c = 0; ...)" or "int i = ...;": the text
-/// before the variable's name ("int", "const size_t").
-std::string declared_type(std::string_view declaration, std::string_view var);
-
 /// A C identifier made from the kernel's name, for helper names that cannot
 /// collide between two kernels of one file: "stark_<kernel>_<what>".
 std::string helper_name(std::string_view kernel, std::string_view what);
@@ -36,6 +33,10 @@ std::string indent_more(std::string_view text, std::string_view extra);
 
 /// Bytes of a scalar type by name (int, float, unsigned long long...); 4 when unknown.
 int scalar_size(std::string_view type);
+
+/// Bytes of an arithmetic type as clang prints it ("float", "unsigned int",
+/// "size_t", "__half"); nullopt for anything else (a template parameter, a struct).
+std::optional<int> known_scalar_size(std::string_view type);
 
 /// Inserts text (with a trailing newline) before the kernel's declaration:
 /// where static __device__ helpers go.

@@ -3,12 +3,13 @@
 #include <fmt/format.h>
 
 #include <map>
-#include <regex>
 #include <set>
 
 #include "agents/builtin/device_helpers.h"
 #include "agents/builtin/rewrite.h"
 #include "agents/builtin/value_reuse.h"
+#include "core/cpp_tokens.h"
+#include "core/text.h"
 
 namespace stark::builtin {
 
@@ -29,15 +30,11 @@ std::string body_text(const std::string& source, const Loop& l) {
 }
 
 std::vector<StridedLoop> strided_loops(const KernelAnalysis& a) {
-  static const std::regex header(
-      R"(^for\s*\(\s*(?:const\s+)?([A-Za-z_][\w:]*(?:\s+[A-Za-z_][\w:]*)*)\s+(\w+)\s*=\s*threadIdx\.x\s*;\s*(\w+)\s*<\s*([^;]+?)\s*;\s*(\w+)\s*\+=\s*blockDim\.x\s*\)$)");
   std::vector<StridedLoop> out;
-  for (const auto& l : a.loops) {
-    std::smatch m;
-    if (l.depth != 0 || !std::regex_match(l.header.text, m, header)) continue;
-    if (m[2] != m[3] || m[2] != m[5]) continue;
-    out.push_back({&l, m[1].str(), m[2].str(), m[4].str()});
-  }
+  for (const auto& l : a.loops)
+    if (l.depth == 0 && !l.var.empty() && l.stepped == l.var && l.compared == l.var && l.bound.valid() &&
+        trim(l.init_value.text) == "threadIdx.x" && trim(l.step.text) == "blockDim.x")
+      out.push_back({&l, l.var_type, l.var, l.bound.text});
   return out;
 }
 
@@ -48,7 +45,7 @@ struct Choice {
   std::vector<StridedLoop> loops;
 };
 
-std::optional<Choice> choose(const KernelAnalysis& a, const std::string& source, std::string* why) {
+std::optional<Choice> choose(const KernelAnalysis& a, std::string* why) {
   auto fail = [&](std::string reason) -> std::optional<Choice> {
     if (why) *why = std::move(reason);
     return std::nullopt;
@@ -73,11 +70,9 @@ std::optional<Choice> choose(const KernelAnalysis& a, const std::string& source,
     if (!best || c.loops.size() > best->loops.size()) best = c;
   }
   if (!best) return fail("no pointer to const read as p[c] in two or more row loops");
-  static const std::regex jumps(R"(\b(break|return|goto)\b)");
   for (const auto& l : best->loops) {
     if (l.bound != best->loops.front().bound) return fail("the row loops have different bounds");
-    if (std::regex_search(body_text(source, *l.loop), jumps))
-      return fail("a row loop leaves early (break, return or goto)");
+    if (l.loop->exits) return fail("a row loop leaves early (break, return or goto)");
   }
   return best;
 }
@@ -103,48 +98,58 @@ std::optional<int64_t> whole_row(const Subject& s, const std::string& bound) {
 
 namespace {
 
-/// Bytes of the row's elements when its pointer's declaration says
-/// (`const float* in = ...`, or a pointer parameter); nullopt otherwise.
-std::optional<int> element_bytes(const KernelAnalysis& a, const std::string& source, const std::string& pointer) {
-  if (const Param* p = a.param(pointer)) {
-    if (p->kind != ParamKind::Pointer) return std::nullopt;
-    return scalar_size(p->pointee);
+/// Bytes of the row's elements, from the type its pointer points to: a
+/// parameter's in every instantiation (one size for all), or a local's
+/// (`const float* in = x + row * cols`); 0 where a type has no known size.
+int element_bytes(const Subject& s, const std::string& pointer) {
+  std::vector<std::string> types;
+  for (const auto& inst : s.kernel->instantiations)
+    for (const auto& p : inst.params)
+      if (p.name == pointer) types.push_back(p.pointee);
+  if (types.empty())
+    for (const auto* list : {&s.analysis->accesses, &s.analysis->local_accesses})
+      for (const Access& acc : *list)
+        if (acc.base == pointer && types.empty()) types.push_back(acc.pointee);
+  std::optional<int> bytes;
+  for (const std::string& t : types) {
+    auto b = known_scalar_size(t);
+    if (!b || (bytes && *bytes != *b)) return 0;
+    bytes = b;
   }
-  std::string body = source.substr(static_cast<size_t>(a.body.begin), static_cast<size_t>(a.body.end - a.body.begin));
-  std::smatch m;
-  static const std::regex known(R"(^(?:float|int|unsigned|unsigned int|double|long long|unsigned long long)$)");
-  if (!std::regex_search(
-          body, m,
-          std::regex(fmt::format(
-              R"((?:const\s+)?([A-Za-z_][\w ]*?)\s*(?:const\s*)?\*\s*(?:const\s+)?(?:__restrict__\s+)?{}\s*=)",
-              pointer))))
-    return std::nullopt;
-  std::string type = m[1].str();
-  if (!std::regex_match(type, known)) return std::nullopt;
-  return scalar_size(type);
+  return bytes.value_or(0);
 }
 
 /// Elements per 16-byte vector for the row, 0 when rows are not read as vectors.
 int64_t vector_width(const Subject& s, const std::string& pointer) {
-  auto bytes = element_bytes(*s.analysis, s.source, pointer);
-  return bytes && (*bytes == 4 || *bytes == 8) ? 16 / *bytes : 0;
+  int bytes = element_bytes(s, pointer);
+  return bytes == 4 || bytes == 8 ? 16 / bytes : 0;
 }
 
 /// A pass that only stores one value per column, `out[c] = value;`: its
 /// pointer and value; nullopt for any other pass.
 std::optional<std::pair<std::string, std::string>> store_pass(const std::string& pass, const std::string& var,
                                                               const std::string& cached_pointer) {
-  std::smatch m;
-  static const std::regex one_store(R"(^\s*\{?\s*([A-Za-z_]\w*)\s*\[\s*(\w+)\s*\]\s*=\s*([^;{}]+);\s*\}?\s*$)");
-  if (!std::regex_match(pass, m, one_store) || m[2] != var || m[1] == cached_pointer) return std::nullopt;
-  if (std::regex_search(m[3].str(), std::regex(fmt::format(R"(\b{}\b)", m[1].str())))) return std::nullopt;
-  return std::pair{m[1].str(), m[3].str()};
+  auto tokens = cpp_tokens(pass);
+  auto text = [&](size_t k) { return token_text(pass, tokens[k]); };
+  if (tokens.size() >= 2 && text(0) == "{" && text(tokens.size() - 1) == "}")
+    tokens = {tokens.begin() + 1, tokens.end() - 1};
+  // out [ c ] = value ;
+  if (tokens.size() < 7 || text(1) != "[" || text(2) != var || text(3) != "]" || text(4) != "=" ||
+      text(tokens.size() - 1) != ";")
+    return std::nullopt;
+  std::string out(text(0));
+  if (out == cached_pointer || !(std::isalpha(static_cast<unsigned char>(out[0])) || out[0] == '_'))
+    return std::nullopt;
+  for (size_t k = 5; k + 1 < tokens.size(); ++k)
+    if (text(k) == ";" || text(k) == "{" || text(k) == "}" || text(k) == out) return std::nullopt;
+  size_t begin = tokens[5].begin, end = tokens[tokens.size() - 2].end;
+  return std::pair{out, pass.substr(begin, end - begin)};
 }
 
 }  // namespace
 
 std::vector<Params> RowCache::candidates(const Subject& s) const {
-  auto choice = s.has(name()) ? std::nullopt : choose(*s.analysis, s.source, nullptr);
+  auto choice = s.has(name()) ? std::nullopt : choose(*s.analysis, nullptr);
   if (!choice) return {};
   // A cache that holds the longest captured row reads every row once and
   // never runs the tail loop: that K first, the usual sizes after it.
@@ -188,10 +193,16 @@ struct CacheShape {
 /// once and stored over the element (value_reuse.h).
 std::vector<std::string> cached_passes(const Subject& s, const Choice& choice, const std::string& element) {
   std::vector<std::string> passes;
-  for (const StridedLoop& l : choice.loops)
-    passes.push_back(std::regex_replace(body_text(s.source, *l.loop),
-                                        std::regex(fmt::format(R"(\b{}\s*\[\s*{}\s*\])", choice.pointer, l.var)),
-                                        element));
+  for (const StridedLoop& l : choice.loops) {
+    std::vector<TextEdit> edits;
+    const int64_t begin = l.loop->body.begin;
+    for (const auto* list : {&s.analysis->accesses, &s.analysis->local_accesses})
+      for (const Access& acc : *list)
+        if (acc.base == choice.pointer && trim(acc.index.text) == l.var && acc.expr.begin >= begin &&
+            acc.expr.end <= l.loop->body.end)
+          edits.push_back({acc.expr.begin - begin, acc.expr.end - begin, element});
+    passes.push_back(*apply_edits(body_text(s.source, *l.loop), edits));  // accesses never overlap
+  }
   auto unchanged = [&](const std::string& id, size_t first, size_t last) {
     int64_t begin = choice.loops[first].loop->header.begin;
     int64_t end = statement_end(s.source, choice.loops[last].loop->body.end);
@@ -258,7 +269,7 @@ std::string cached_pass(const Choice& choice, const StridedLoop& l, const CacheS
 Expected<Variant> RowCache::apply(const Subject& s, const Params& p) const {
   const KernelAnalysis& a = *s.analysis;
   std::string why;
-  auto choice = choose(a, s.source, &why);
+  auto choice = choose(a, &why);
   if (!choice) return Error{"row-cache does not apply: " + why};
   CacheShape c;
   c.k = p.get("per_thread");

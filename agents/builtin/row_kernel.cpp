@@ -52,8 +52,8 @@ Expected<TextEdit> row_from_block(const KernelAnalysis& a) {
   const ThreadIndex& row = a.indices[0];
   if (row.grid_stride)
     return TextEdit{row.loop_header.begin, row.loop_header.end,
-                    fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += gridDim.x)",
-                                declared_type(row.loop_header.text, row.var), row.var, row_guard(a).bound.text)};
+                    fmt::format("for ({0} {1} = blockIdx.x; {1} < {2}; {1} += gridDim.x)", row.type, row.var,
+                                row_guard(a).bound.text)};
   const std::string& decl = row.statement.text;
   auto eq = decl.find('=');
   if (eq == std::string::npos) return Error{"cannot rewrite the row index declaration"};

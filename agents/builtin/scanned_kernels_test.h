@@ -12,11 +12,19 @@
 #include "agents/builtin/builtin_team.h"
 #include "clang_tool/scan.h"
 #include "clang_tool/toolchain.h"
+#include "clang_tool/variant_check.h"
 #include "core/file_io.h"
+#include "harness/compile/compile_service.h"
 
 namespace stark::testing {
 
 inline const std::optional<GpuInfo> kH200 = GpuInfo{"NVIDIA H200", "90", "", "13.0", 132, 4800};
+
+/// The example project (examples/nnops, fixture nnops).
+struct Nnops {
+  static constexpr const char* kBuild = "nnops-build";
+  static constexpr const char* kTarget = "nnops";
+};
 
 /// Project: a type with `static constexpr const char* kBuild` (the folder
 /// under tests/projects) and `kTarget` (the CMake target to scan).
@@ -60,6 +68,24 @@ class ScannedKernels : public ::testing::Test {
     }
     return team.code(CodeInput{&brief, parent ? &node : &root, &root, {}, {}, Plan{label, "", {}}});
   }
+#ifdef STARK_NVCC_PATH
+  /// The PTX nvcc makes of variant v for sm_90, once the clang variant check
+  /// passed it; empty, with the test failed, where either refuses it.
+  static std::string ptx_of(const Kernel& k, const Variant& v) {
+    ClangVariantValidator validator(setup(), manifest_->source_root);
+    auto valid = validator.validate(k, v);
+    EXPECT_TRUE(valid) << (valid ? "" : valid.error().message) << "\n" << v.source;
+    if (!valid) return "";
+    harness::CompileService compiler(
+        {std::filesystem::temp_directory_path() / "stark_builtin_test_cache", 0, STARK_NVCC_PATH});
+    auto built =
+        compiler.compile({&k, manifest_->source_root, v.source, "90", harness::CompileMode::Ptx, std::nullopt});
+    EXPECT_TRUE(built && built->ok) << (built ? built->log : built.error().message) << "\n" << v.source;
+    if (!built || !built->ok) return "";
+    auto ptx = read_file(built->output);
+    return ptx ? *ptx : "";
+  }
+#endif
   static inline Manifest* manifest_ = nullptr;
 };
 

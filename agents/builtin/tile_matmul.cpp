@@ -175,9 +175,9 @@ Expected<Variant> TileMatmul::apply(const Subject& s, const Params& p) const {
   if (bm % tm || bn % tn || (bm / tm) * (bn / tn) > 1024) return Error{"tile-matmul: inconsistent tile parameters"};
   const Loop& loop = a.loops[0];
   std::string ind = indentation_at(s.source, mm->begin);
-  std::string rt = declared_type(mm->row->statement.text, mm->row->var);
-  std::string ct = declared_type(mm->col->statement.text, mm->col->var);
-  std::string kt = declared_type(loop.header.text, loop.var);
+  std::string rt = mm->row->type;
+  std::string ct = mm->col->type;
+  std::string kt = loop.var_type;
   std::string as = helper_name(a.name, "a_tile"), bs = helper_name(a.name, "b_tile");
   std::string code = fmt::format(
       fmt::runtime(kTiledMatmul), fmt::arg("bm", bm), fmt::arg("bn", bn), fmt::arg("bk", bk), fmt::arg("tm", tm),

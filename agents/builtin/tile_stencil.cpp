@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
-#include <regex>
 #include <set>
 
 #include "agents/builtin/polynomial.h"
 #include "agents/builtin/rewrite.h"
+#include "core/cpp_tokens.h"
 
 namespace stark::builtin {
 
@@ -33,49 +35,28 @@ struct Stencil {
 /// "cols" or "shape.cols" on a parameter: a bound the tile load can use
 /// before the kernel's own statements run.
 bool parameter_path(const KernelAnalysis& a, const std::string& text) {
-  static const std::regex path(R"(^([A-Za-z_]\w*)(\.[A-Za-z_]\w*)*$)");
-  std::smatch m;
-  return std::regex_match(text, m, path) && a.param(m[1].str());
-}
-
-/// Top-level declarations `T name = init;` (name, init).
-const std::regex& declaration() {
-  static const std::regex decl(
-      R"(^\s*(?:const\s+)?[A-Za-z_][\w:]*(?:\s+[A-Za-z_][\w:]*)*\s+(\w+)\s*=\s*([\s\S]+?)\s*;?\s*$)");
-  return decl;
-}
-
-/// The body with its top-level declarations blanked: what may assign to a
-/// name after it is declared.
-std::string after_declarations(const KernelAnalysis& a) {
-  std::string body = a.body.text;
-  for (const auto& st : a.top_statements) {
-    std::smatch m;
-    if (!std::regex_match(st.text, m, declaration())) continue;
-    size_t at = static_cast<size_t>(st.begin - a.body.begin);
-    if (at + st.text.size() <= body.size()) body.replace(at, st.text.size(), std::string(st.text.size(), ' '));
+  auto tokens = cpp_tokens(text);
+  if (tokens.size() % 2 == 0) return false;
+  for (size_t k = 0; k < tokens.size(); ++k) {
+    std::string_view t = token_text(text, tokens[k]);
+    bool name = !t.empty() && (std::isalpha(static_cast<unsigned char>(t[0])) || t[0] == '_');
+    if (k % 2 == 0 ? !name : t != ".") return false;
   }
-  return body;
+  return a.param(token_text(text, tokens.front())) != nullptr;
 }
 
-/// Whether the text assigns to a name (=, op=, ++, --).
-bool assigned(const std::string& body, const std::string& name) {
-  std::string n = std::regex_replace(name, std::regex(R"([.])"), R"(\.)");
-  std::regex re(
-      fmt::format(R"((?:\b{0}\s*(?:[-+*/%&|^]|<<|>>)?=[^=])|(?:\b{0}\s*(?:\+\+|--))|(?:(?:\+\+|--)\s*{0}\b))", n));
-  return std::regex_search(body, re);
+/// Whether the kernel body assigns to the variable after declaring it.
+bool assigned(const KernelAnalysis& a, const std::string& name) {
+  return std::find(a.assigned.begin(), a.assigned.end(), name) != a.assigned.end();
 }
 
 /// Top-level integer locals with an index-like initialiser (`size_t i =
 /// static_cast<size_t>(r) * cols + c;`), as polynomials over the names.
 std::map<std::string, Polynomial> linear_locals(const KernelAnalysis& a) {
   std::map<std::string, Polynomial> known;
-  for (const auto& st : a.top_statements) {
-    std::smatch m;
-    if (!std::regex_match(st.text, m, declaration())) continue;
-    std::string name = m[1].str();
-    if (name == a.index('x')->var || name == a.index('y')->var) continue;
-    if (auto p = parse_polynomial(m[2].str(), known)) known[name] = *p;
+  for (const LocalDeclaration& d : a.local_declarations) {
+    if (d.name == a.index('x')->var || d.name == a.index('y')->var) continue;
+    if (auto p = parse_polynomial(d.init.text, known)) known[d.name] = *p;
   }
   return known;
 }
@@ -97,14 +78,12 @@ std::optional<Stencil> find_stencil(const KernelAnalysis& a, std::string* why) {
   }
   if (!parameter_path(a, s.width) || !parameter_path(a, s.height))
     return fail("the x and y bounds are not parameters (or their fields)");
-  const std::string body = after_declarations(a);
   auto root = [](const std::string& path) { return path.substr(0, path.find('.')); };
   for (const std::string& name : {s.x->var, s.y->var, root(s.width), root(s.height)})
-    if (assigned(body, name)) return fail("'" + name + "' changes after it is set");
+    if (assigned(a, name)) return fail("'" + name + "' changes after it is set");
 
   auto known = linear_locals(a);
-  std::erase_if(known,
-                [&](const auto& local) { return assigned(body, local.first); });  // its definition no longer holds
+  std::erase_if(known, [&](const auto& local) { return assigned(a, local.first); });  // its definition no longer holds
   Polynomial point = Polynomial::name(s.y->var) * Polynomial::name(s.width) + Polynomial::name(s.x->var);
   std::set<std::string> written;
   for (const auto& acc : a.accesses)
@@ -227,9 +206,9 @@ Expected<Variant> TileStencil::apply(const Subject& s, const Params& p) const {
       return Error{"tile-stencil: cannot find blockIdx.y once in '" + yst.text + "'"};
     int64_t b = yst.begin - inner_begin + static_cast<int64_t>(block_y);
     edits.push_back({b, b + 10, fmt::format("({} * {} + {})", "blockIdx.y", rows, j)});
-    static const std::regex ret(R"(\breturn\s*;)");
-    for (auto it = std::sregex_iterator(inner.begin(), inner.end(), ret); it != std::sregex_iterator(); ++it)
-      edits.push_back({it->position(), it->position() + it->length(), "continue;"});
+    for (const Snippet& r : a.kernel_returns)
+      if (r.begin >= inner_begin && r.end <= inner_end)
+        edits.push_back({r.begin - inner_begin, r.end - inner_begin, "continue"});
   }
   auto edited = apply_edits(inner, edits);
   if (!edited) return edited.error();

@@ -83,7 +83,7 @@ Expected<Variant> TileTranspose::apply(const Subject& s, const Params& p) const 
   if (!c) return Error{"tile-transpose does not apply: not a 2-D copy read along x and written along y"};
   std::string tile = helper_name(a.name, "tile");
   std::string ind = indentation_at(s.source, c->begin);
-  std::string xt = declared_type(c->x->statement.text, c->x->var), yt = declared_type(c->y->statement.text, c->y->var);
+  std::string xt = c->x->type, yt = c->y->type;
   // Phase 1 reads a 32x32 tile along x; phase 2 writes it along y. The
   // original index names and expressions are reused in both phases. The
   // block is 32 x R with R a constant of the variant, so both loops unroll

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <map>
-#include <regex>
 
 #include "agents/builtin/guarded_body.h"
 #include "agents/builtin/rewrite.h"
+#include "core/cpp_tokens.h"
 #include "core/text.h"
 
 namespace stark::builtin {
@@ -65,7 +65,8 @@ Expected<Elementwise> recognise(const Subject& s) {
   Elementwise e{
       *body, s.source.substr(static_cast<size_t>(body->begin), static_cast<size_t>(body->end - body->begin)), {}};
   const std::string& text = e.text;
-  if (std::regex_search(text, std::regex(R"(\breturn\b)"))) return Error{"the per-element code returns early"};
+  for (const Snippet& r : a.kernel_returns)
+    if (r.begin >= body->begin && r.end <= body->end) return Error{"the per-element code returns early"};
   if (a.accesses.empty()) return Error{"no array accesses"};
   std::map<std::string, int> uses;
   for (const auto& prm : a.params) {
@@ -82,9 +83,7 @@ Expected<Elementwise> recognise(const Subject& s) {
       ++uses[prm.name];
     }
     // Any other use of the pointer (p + i, *p, a call) would miss the vector.
-    std::regex word("\\b" + prm.name + "\\b");
-    auto found = std::distance(std::sregex_iterator(text.begin(), text.end(), word), std::sregex_iterator());
-    if (found != uses[prm.name])
+    if (count_identifier(text, prm.name) != static_cast<size_t>(uses[prm.name]))
       return Error{fmt::format("'{}' is used other than as {}[{}]", prm.name, prm.name, body->index->var)};
     if (!uses[prm.name]) continue;
     if (!vectorizable_element(s, prm.name))
@@ -139,7 +138,7 @@ Expected<Variant> Vectorize::apply(const Subject& s, const Params& p) const {
   const ThreadIndex& idx = *body.index;
   std::string pre = helper_name(s.analysis->name, "v");
   std::string ind = indentation_at(s.source, body.replace_begin);
-  std::string itype = declared_type(idx.statement.text, idx.var);
+  std::string itype = idx.type;
   std::string first = pre + "_first";
   std::string bound = fmt::format("static_cast<long long>({})", body.guard->bound.text);
 
@@ -156,10 +155,9 @@ Expected<Variant> Vectorize::apply(const Subject& s, const Params& p) const {
   for (int k = 0; k < kWidth; ++k) {
     std::string code = element_code(s, *e, pre, k);
     // The index only where the element's code still uses it (nvcc warns of unused variables).
-    std::string index =
-        std::regex_search(code, std::regex("\\b" + idx.var + "\\b"))
-            ? fmt::format("{}    {} {} = static_cast<{}>({} + {});\n", ind, itype, idx.var, itype, first, k)
-            : std::string();
+    std::string index = has_identifier(code, idx.var) ? fmt::format("{}    {} {} = static_cast<{}>({} + {});\n", ind,
+                                                                    itype, idx.var, itype, first, k)
+                                                      : std::string();
     fast += fmt::format("{ind}  {{\n{index}{ind}    {code}\n{ind}  }}\n", fmt::arg("ind", ind),
                         fmt::arg("index", index), fmt::arg("code", indent_more(code, "    ")));
   }
