@@ -434,7 +434,8 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     if (loops_.empty()) return;
     const auto* ref = dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts());
     const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
-    if (!var || isa<ParmVarDecl>(var)) return;
+    // `p += stride` walks a pointer: a position, not a value that accumulates.
+    if (!var || isa<ParmVarDecl>(var) || var->getType()->isPointerType()) return;
     Loop& l = out_.loops[static_cast<size_t>(loops_.back())];
     // The accumulator lives outside the loop.
     if (sm_.getFileOffset(sm_.getExpansionLoc(var->getLocation())) >=

@@ -149,5 +149,26 @@ TEST_F(Analysis, TypesStepsNamesAssignmentsAndReturns) {
   EXPECT_EQ(a.kernel_returns[0].text, "return");
 }
 
+// `p += cols` steps a pointer down a column: a position, not a running sum
+// (row-scan offered a scan of it to a min over a dimension).
+TEST_F(Analysis, APointerWalkIsNoRunningSum) {
+  const std::string candidate = R"(__global__ void softmax_rows_kernel(int rows, int cols, const float* x, float* y) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= cols) return;
+  const float* p = x + j;
+  float best = *p, total = 0.0f;
+  for (int i = 1; i < rows; ++i) {
+    p += cols;
+    total += *p;
+    if (*p < best) best = *p;
+  }
+  y[j] = best + total;
+})";
+  auto a = analyze("src/softmax.cu:nnops::softmax_rows_kernel", candidate);
+  ASSERT_EQ(a.loops.size(), 1u);
+  ASSERT_EQ(a.loops[0].reductions.size(), 1u);
+  EXPECT_EQ(a.loops[0].reductions[0].acc, "total");
+}
+
 }  // namespace
 }  // namespace stark
