@@ -15,7 +15,6 @@ namespace {
 
 using BlockShapeStrategy = testing::ScannedKernels<testing::Nnops>;
 using testing::kH200;
-namespace fs = std::filesystem;
 
 TEST_F(BlockShapeStrategy, TwoDimensionalKernelsGetWiderBlocks) {
   BuiltinTeam team(manifest_->source_root, setup());

@@ -11,13 +11,8 @@ namespace stark {
 namespace {
 
 using FastMathStrategy = testing::ScannedKernels<testing::Nnops>;
+using testing::count;
 using testing::kH200;
-
-size_t count(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
 
 TEST_F(FastMathStrategy, TurnsSinglePrecisionCallsIntoIntrinsics) {
   BuiltinTeam team(manifest_->source_root, setup());

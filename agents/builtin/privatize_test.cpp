@@ -16,7 +16,6 @@ namespace {
 
 using PrivatizeStrategy = testing::ScannedKernels<testing::Nnops>;
 using testing::kH200;
-namespace fs = std::filesystem;
 
 // A plan names the parameters, so they are checked: a shared table past what
 // a block can hold (or none at all) is refused, not built into a launch that fails.

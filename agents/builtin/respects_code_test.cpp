@@ -19,12 +19,7 @@ struct Wild {
 };
 
 using RespectsCode = testing::ScannedKernels<Wild>;
-
-size_t count(const std::string& text, const std::string& part) {
-  size_t n = 0;
-  for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) ++n;
-  return n;
-}
+using testing::count;
 
 TEST_F(RespectsCode, AnExistingPragmaAFewLinesAboveItsLoopIsKept) {
   const Kernel& k = kernel("src/pragmas.cu:wild::row_moments");

@@ -15,20 +15,13 @@ namespace stark {
 namespace {
 
 using RowCacheStrategy = testing::ScannedKernels<testing::Nnops>;
+using testing::count;
 using testing::kH200;
-namespace fs = std::filesystem;
 
 std::string name_of(const std::string& id) { return id.substr(id.rfind(':') + 1); }
 
 TEST_F(RowCacheStrategy, RowCacheKeepsTheRowInRegistersAcrossPasses) {
   BuiltinTeam team(manifest_->source_root, setup());
-  ClangVariantValidator validator(setup(), manifest_->source_root);
-  harness::CompileService compiler({fs::temp_directory_path() / "stark_strategies_test_cache", 0, STARK_NVCC_PATH});
-  auto count = [](const std::string& text, const std::string& what) {
-    size_t n = 0;
-    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-    return n;
-  };
   // reads: subscripts of the row in the kernel's passes (layer norm's variance
   // pass reads it twice; softmax's sum pass stores its exponential over it).
   for (auto [id, block, reads] :
@@ -77,31 +70,19 @@ TEST_F(RowCacheStrategy, RowCacheKeepsTheRowInRegistersAcrossPasses) {
     if (name == "softmax_rows_kernel") {  // once in the cached passes, twice in the tail loops
       EXPECT_EQ(count(v.source, "expf("), 3u) << v.source;
     }
-    auto valid = validator.validate(k, v);
-    EXPECT_TRUE(valid) << id << ": " << valid.error().message << "\n" << v.source;
-    auto built =
-        compiler.compile({&k, manifest_->source_root, v.source, "90", harness::CompileMode::Ptx, std::nullopt});
-    ASSERT_TRUE(built && built->ok) << id << ":\n" << (built ? built->log : built.error().message) << "\n" << v.source;
-    auto ptx = read_file(built->output);
-    ASSERT_TRUE(ptx);
-    EXPECT_EQ(ptx->find(".local"), std::string::npos) << id << ": the row array spilled to local memory";
+    std::string ptx = ptx_of(k, v);
+    ASSERT_FALSE(ptx.empty()) << id;
+    EXPECT_EQ(ptx.find(".local"), std::string::npos) << id << ": the row array spilled to local memory";
 
     // In 16-byte groups: vector loads of the row and vector stores of the
     // output pass, still no spills.
     auto grouped = code(team, k, "row-cache(per_thread=8,vector=4)", &*rows.value, block);
     ASSERT_TRUE(grouped.value) << id << ": " << grouped.value.error().message;
-    valid = validator.validate(k, *grouped.value);
-    EXPECT_TRUE(valid) << id << ": " << valid.error().message << "\n" << grouped.value->source;
-    built = compiler.compile(
-        {&k, manifest_->source_root, grouped.value->source, "90", harness::CompileMode::Ptx, std::nullopt});
-    ASSERT_TRUE(built && built->ok) << id << ":\n"
-                                    << (built ? built->log : built.error().message) << "\n"
-                                    << grouped.value->source;
-    ptx = read_file(built->output);
-    ASSERT_TRUE(ptx);
-    EXPECT_NE(ptx->find("ld.global.v4"), std::string::npos) << id << ":\n" << *ptx;
-    EXPECT_NE(ptx->find("st.global.v4"), std::string::npos) << id << ":\n" << *ptx;
-    EXPECT_EQ(ptx->find(".local"), std::string::npos) << id << ": the row array spilled to local memory";
+    ptx = ptx_of(k, *grouped.value);
+    ASSERT_FALSE(ptx.empty()) << id;
+    EXPECT_NE(ptx.find("ld.global.v4"), std::string::npos) << id << ":\n" << ptx;
+    EXPECT_NE(ptx.find("st.global.v4"), std::string::npos) << id << ":\n" << ptx;
+    EXPECT_EQ(ptx.find(".local"), std::string::npos) << id << ": the row array spilled to local memory";
     // A width that does not fit the size or the element type is refused.
     for (const char* wrong : {"row-cache(per_thread=8,vector=8)", "row-cache(per_thread=2,vector=4)"})
       EXPECT_FALSE(code(team, k, wrong, &*rows.value, block).value) << wrong;

@@ -20,6 +20,13 @@ namespace stark::testing {
 
 inline const std::optional<GpuInfo> kH200 = GpuInfo{"NVIDIA H200", "90", "", "13.0", 132, 4800};
 
+/// How many times `what` occurs in `text` (overlaps included).
+inline size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
 /// The example project (examples/nnops, fixture nnops).
 struct Nnops {
   static constexpr const char* kBuild = "nnops-build";

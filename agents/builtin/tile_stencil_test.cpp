@@ -23,13 +23,8 @@ struct Bench {
   static constexpr const char* kTarget = "bench_kernels";
 };
 using TileStencilTest = testing::ScannedKernels<Bench>;
+using testing::count;
 using testing::kH200;
-
-size_t count(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
 
 TEST_F(TileStencilTest, TheFivePointStencilReadsItsNeighboursFromASharedTile) {
   BuiltinTeam team(manifest_->source_root, setup());

@@ -16,7 +16,6 @@ namespace {
 
 using VectorizeStrategy = testing::ScannedKernels<testing::Nnops>;
 using testing::kH200;
-namespace fs = std::filesystem;
 
 TEST_F(VectorizeStrategy, UnrecognisedKernelsAreLeftAlone) {
   // A kernel that reads a neighbour (x[i + 1]) is not elementwise: no
@@ -35,19 +34,14 @@ TEST_F(VectorizeStrategy, UnrecognisedKernelsAreLeftAlone) {
 TEST_F(VectorizeStrategy, VectorizedKernelsUse128BitAccesses) {
   // The point of the rewrite is the wide load and store: check nvcc made them.
   BuiltinTeam team(manifest_->source_root, setup());
-  harness::CompileService compiler({fs::temp_directory_path() / "stark_strategies_test_cache", 0, STARK_NVCC_PATH});
   for (const char* id :
        {"src/elementwise.cu:nnops::saxpy_kernel", "include/nnops/detail/activation.cuh:nnops::detail::relu_kernel"}) {
     const Kernel& k = kernel(id);
     auto v = code(team, k, "vectorize(block=256)");
     ASSERT_TRUE(v.value) << id << ": " << v.value.error().message;
-    auto built =
-        compiler.compile({&k, manifest_->source_root, v.value->source, "90", harness::CompileMode::Ptx, std::nullopt});
-    ASSERT_TRUE(built && built->ok) << id << ":\n" << (built ? built->log : built.error().message);
-    auto text = read_file(built->output);
-    ASSERT_TRUE(text);
-    EXPECT_NE(text->find("ld.global.v4"), std::string::npos) << id << ": no 128-bit load\n" << v.value->source;
-    EXPECT_NE(text->find("st.global.v4"), std::string::npos) << id << ": no 128-bit store\n" << v.value->source;
+    std::string ptx = ptx_of(k, *v.value);
+    EXPECT_NE(ptx.find("ld.global.v4"), std::string::npos) << id << ": no 128-bit load\n" << v.value->source;
+    EXPECT_NE(ptx.find("st.global.v4"), std::string::npos) << id << ": no 128-bit store\n" << v.value->source;
   }
 }
 
