@@ -101,51 +101,12 @@ const std::set<std::string, std::less<>> kDroppedWithValue = {
     "--time",      "-run-args",         "--run-args",     "-Xfatbin", "--fatbin-options", "-Xnvvm",    "--nvvm-options",
     "-Xcudafe-all"};
 
-// What STARK sets itself, or what only linking reads: left out without a word.
-const std::set<std::string, std::less<>> kSilentWithValue = {"-o",
-                                                             "--output-file",
-                                                             "-MF",
-                                                             "-MT",
-                                                             "-MQ",
-                                                             "--dependency-output",
-                                                             "--dependency-target-name",
-                                                             "-arch",
-                                                             "--gpu-architecture",
-                                                             "-code",
-                                                             "--gpu-code",
-                                                             "-gencode",
-                                                             "--generate-code",
-                                                             "-L",
-                                                             "--library-path",
-                                                             "-l",
-                                                             "--library",
-                                                             "-cudart",
-                                                             "--cudart",
-                                                             "-cudadevrt",
-                                                             "--cudadevrt",
-                                                             "-Xlinker",
-                                                             "--linker-options",
-                                                             "-Xnvlink",
-                                                             "--nvlink-options",
-                                                             "-Xarchive",
-                                                             "--archive-options",
-                                                             "-odir",
-                                                             "--output-directory"};
-const std::set<std::string, std::less<>> kSilent = {"-c",
-                                                    "--compile",
-                                                    "-MD",
-                                                    "-MMD",
-                                                    "-MP",
-                                                    "-M",
-                                                    "-MM",
-                                                    "--generate-dependencies-with-compile",
-                                                    "--generate-nonsystem-dependencies-with-compile",
-                                                    "-cubin",
-                                                    "--cubin",
-                                                    "-ptx",
-                                                    "--ptx",
-                                                    "-fatbin",
-                                                    "--fatbin"};
+// What only linking reads: left out without a word, as what STARK sets
+// itself (nvcc_output_option, nvcc_output_flag) is.
+const std::set<std::string, std::less<>> kLinkWithValue = {
+    "-L",       "--library-path",   "-l",          "--library",        "-cudart",
+    "--cudart", "-cudadevrt",       "--cudadevrt", "-Xlinker",         "--linker-options",
+    "-Xnvlink", "--nvlink-options", "-Xarchive",   "--archive-options"};
 
 // std::regex recurses per character: hostile text is bounded before it is matched.
 constexpr size_t kMaxFlagLength = 2048;
@@ -299,7 +260,7 @@ NvccFlags allowed_nvcc_flags(const std::vector<std::string>& args, const PathMap
       value = args[++i];
       has_value = true;
     }
-    if (kSilentWithValue.count(option) || kSilent.count(a)) continue;
+    if (nvcc_output_option(option) || kLinkWithValue.count(option) || nvcc_output_flag(a)) continue;
     if (kDroppedWithValue.count(option)) {
       out.dropped.push_back(option + "=" + value);
       continue;

@@ -5,6 +5,44 @@
 
 namespace stark {
 
+bool nvcc_output_option(std::string_view option) {
+  static const std::set<std::string, std::less<>> kOutputs = {"-o",
+                                                              "--output-file",
+                                                              "-MF",
+                                                              "-MT",
+                                                              "-MQ",
+                                                              "--dependency-output",
+                                                              "--dependency-target-name",
+                                                              "-arch",
+                                                              "--gpu-architecture",
+                                                              "-code",
+                                                              "--gpu-code",
+                                                              "-gencode",
+                                                              "--generate-code",
+                                                              "-odir",
+                                                              "--output-directory"};
+  return kOutputs.count(option) > 0;
+}
+
+bool nvcc_output_flag(std::string_view flag) {
+  static const std::set<std::string, std::less<>> kProducts = {"-c",
+                                                               "--compile",
+                                                               "-MD",
+                                                               "-MMD",
+                                                               "-MP",
+                                                               "-M",
+                                                               "-MM",
+                                                               "--generate-dependencies-with-compile",
+                                                               "--generate-nonsystem-dependencies-with-compile",
+                                                               "-cubin",
+                                                               "--cubin",
+                                                               "-ptx",
+                                                               "--ptx",
+                                                               "-fatbin",
+                                                               "--fatbin"};
+  return kProducts.count(flag) > 0;
+}
+
 bool nvcc_takes_value(std::string_view option) {
   // Both spellings of each, as `nvcc --help` lists them (CUDA 13).
   static const std::set<std::string, std::less<>> kTakesValue = {

@@ -16,6 +16,15 @@ namespace stark {
 /// -lineinfo, -use_fast_math, -dlto...) and unknown options are false.
 bool nvcc_takes_value(std::string_view option);
 
+/// True for an option with a value that says what nvcc writes, where, and
+/// for which GPUs (-o, -MF, -odir, -arch, -gencode...): STARK sets these
+/// itself for every compile, so a project's own never pass on.
+bool nvcc_output_option(std::string_view option);
+
+/// True for a flag that says what nvcc produces (-c, -MD, -M, -ptx,
+/// -cubin...): STARK chooses that itself, so a project's own never pass on.
+bool nvcc_output_flag(std::string_view flag);
+
 }  // namespace stark
 
 #endif  // STARK_CORE_NVCC_OPTIONS_H

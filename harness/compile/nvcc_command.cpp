@@ -19,44 +19,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Dropped together with their value: outputs, dependency files, GPU targets.
-const std::set<std::string> kDropWithValue = {"-o",
-                                              "--output-file",
-                                              "-MF",
-                                              "-MT",
-                                              "-MQ",
-                                              "--dependency-output",
-                                              "--dependency-target-name",
-                                              "-arch",
-                                              "--gpu-architecture",
-                                              "-code",
-                                              "--gpu-code",
-                                              "-gencode",
-                                              "--generate-code",
-                                              "-odir",
-                                              "--output-directory",
-                                              "--keep-dir",
-                                              "-keep-dir",
-                                              "-time",
-                                              "--time"};
-// Dropped alone: what to produce.
-const std::set<std::string> kDrop = {"-c",
-                                     "--compile",
-                                     "-MD",
-                                     "-MMD",
-                                     "-M",
-                                     "-MM",
-                                     "-MP",
-                                     "--generate-dependencies-with-compile",
-                                     "--generate-nonsystem-dependencies-with-compile",
-                                     "--generate-dependencies",
+// Dropped together with their value, beside what STARK sets itself
+// (nvcc_output_option): where nvcc keeps its intermediate files, its timing log.
+const std::set<std::string> kDropWithValue = {"--keep-dir", "-keep-dir", "-time", "--time"};
+// Dropped alone, beside what STARK chooses itself (nvcc_output_flag): other
+// products and modes of nvcc.
+const std::set<std::string> kDrop = {"--generate-dependencies",
                                      "--generate-nonsystem-dependencies",
-                                     "-cubin",
-                                     "--cubin",
-                                     "-ptx",
-                                     "--ptx",
-                                     "-fatbin",
-                                     "--fatbin",
                                      "-E",
                                      "--preprocess",
                                      "-dryrun",
@@ -204,8 +173,8 @@ Expected<std::vector<std::string>> nvcc_command(const CompileCommand& command, c
       continue;
     }
     if (o.opt == "-dw" || o.opt == "--device-w") continue;  // compile, whole program: the default
-    if (kDrop.count(a)) continue;
-    if (kDropWithValue.count(o.opt)) {
+    if (nvcc_output_flag(a) || kDrop.count(a)) continue;
+    if (nvcc_output_option(o.opt) || kDropWithValue.count(o.opt)) {
       if (o.separate) ++i;
       continue;
     }
