@@ -61,6 +61,7 @@ std::optional<ByteRange> read_range(const json& j, const char* key) {
 }  // namespace
 
 const char* to_string(ParamKind k) { return enum_name(k, kParamKinds); }
+ParamKind param_kind_from_json(const json& j) { return parse_enum(j, "parameter kind", kParamKinds); }
 
 const char* to_string(LaunchKind k) { return enum_name(k, kLaunchKinds); }
 
@@ -90,7 +91,7 @@ void from_json(const json& j, Param& p) {
   p = {};
   p.name = j.at("name").get<std::string>();
   p.type = j.at("type").get<std::string>();
-  p.kind = parse_enum(j.at("kind"), "parameter kind", kParamKinds);
+  p.kind = param_kind_from_json(j.at("kind"));
   p.pointee = j.value("pointee", "");
   p.is_const = j.value("const", false);
   p.is_restrict = j.value("restrict", false);

@@ -159,6 +159,8 @@ struct Manifest {
 };
 
 const char* to_string(ParamKind k);
+/// The kind a JSON string names; throws std::invalid_argument for any other name.
+ParamKind param_kind_from_json(const nlohmann::json& j);
 const char* to_string(LaunchKind k);
 
 void to_json(nlohmann::json& j, const ByteRange& r);

@@ -57,8 +57,7 @@ void to_json(json& j, const ParamSpec& p) {
 void from_json(const json& j, ParamSpec& p) {
   p = {};
   p.name = j.at("name").get<std::string>();
-  auto kind = j.at("kind").get<std::string>();
-  p.kind = kind == "pointer" ? ParamKind::Pointer : kind == "record" ? ParamKind::Record : ParamKind::Scalar;
+  p.kind = param_kind_from_json(j.at("kind"));
   p.size = j.at("size").get<int64_t>();
   p.type = j.value("type", "");
   p.is_const = j.value("const", false);

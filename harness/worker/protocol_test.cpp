@@ -25,6 +25,21 @@ TEST(Protocol, RequestRoundTrip) {
   EXPECT_EQ(j.get<EvaluateRequest>(), r);
 }
 
+// A request naming a parameter kind the worker does not know is refused:
+// read as a scalar, a pointer's 8 bytes would be replayed as a value.
+TEST(Protocol, AnUnknownParameterKindIsRefused) {
+  EvaluateRequest r;
+  r.instantiations["_Z1kPf"] = {{"x", ParamKind::Pointer, 8, "float", false, {}}};
+  nlohmann::json j = r;
+  j["instantiations"]["_Z1kPf"][0]["kind"] = "handle";
+  try {
+    (void)j.get<EvaluateRequest>();
+    FAIL() << "an unknown kind was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "unknown parameter kind 'handle'");
+  }
+}
+
 TEST(Protocol, ReplyRoundTrip) {
   EvaluateReply r;
   r.id = 3;
