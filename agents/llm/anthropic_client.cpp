@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "agents/llm/api_error.h"
+#include "agents/llm/api_reply.h"
 #include "agents/llm/model_rules.h"
 
 namespace stark::llm {
@@ -67,26 +68,17 @@ Expected<ChatReply> AnthropicClient::complete(const ChatRequest& request) {
       send_temperature = false;
       continue;
     }
-    if (r.status < 200 || r.status > 299) {
-      outcome->attempts = attempts;
-      return http_failure(call, *outcome);
-    }
-    auto reply = parse(request, r);
-    if (!reply) return reply.error();
-    reply->wire = WireRecord{redact_url(url_), redacted_headers(http), http.body, attempts, r.status};
-    reply->temperature_dropped = request.temperature.has_value() && !send_temperature;
-    return reply;
+    return final_reply(call, *outcome, attempts, http, request.temperature.has_value() && !send_temperature,
+                       [&](const HttpResponse& answer) { return parse(request, answer); });
   }
 }
 
 Expected<ChatReply> AnthropicClient::parse(const ChatRequest& request, const HttpResponse& response) const {
   CallContext call{url_, request.model, options_.key_env, options_.api_key.has_value(), options_.api_key.value_or("")};
-  json j = json::parse(response.body, nullptr, false);
-  if (j.is_discarded()) return invalid_reply(call, response, "not JSON");
-  if (!j.is_object()) return invalid_reply(call, response, "not a JSON object");
-  if (j.value("type", "") == "error")
-    return Error{fmt::format("{} answered HTTP {} with an error: {}", url_, response.status,
-                             scrub(parse_api_error(response.body).message, call.secret))};
+  auto object = reply_object(call, response);
+  if (!object) return object.error();
+  const json& j = *object;
+  if (j.value("type", "") == "error") return answered_with_error(call, response);
   if (!j.contains("content") || !j["content"].is_array())
     return invalid_reply(call, response, "no 'content' array in the message");
 
