@@ -20,7 +20,7 @@
 #include "core/text.h"
 #include "harness/common/cuda_driver.h"
 #include "harness/evaluator/gpu_evaluator.h"
-#include "harness/testing/test_project.h"
+#include "harness/testing/evaluator_options.h"
 
 using namespace stark;
 using namespace stark::harness;
@@ -58,12 +58,8 @@ int main(int argc, char** argv) {
   std::vector<Variant> variants = testing::axpb_candidates(k, candidates);
 
   auto options = [&](int gpus) {
-    GpuEvaluatorOptions o;
-    o.store = p.root() / "captures";
-    o.cache_dir = p.root() / "cache";
-    o.nvcc = p.nvcc();
+    GpuEvaluatorOptions o = testing::evaluator_options(p);
     o.sanitize = GpuEvaluatorOptions::Sanitize::Never;
-    o.check_all_archs = false;
     o.executor = executor;
     o.devices.clear();
     if (executor == ExecutorKind::Local)

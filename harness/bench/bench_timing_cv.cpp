@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "harness/evaluator/gpu_evaluator.h"
-#include "harness/testing/test_project.h"
+#include "harness/testing/evaluator_options.h"
 #include "harness/worker/timing_stats.h"
 
 using namespace stark;
@@ -25,38 +25,19 @@ int main(int argc, char** argv) {
   int repeats = 10;
   for (int i = 1; i + 1 < argc; ++i)
     if (!std::strcmp(argv[i], "--repeats")) repeats = std::atoi(argv[++i]);
-  const char* source = R"(__global__ void scale(int n, float a, const float* x, float* y) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n) y[i] = a * x[i];
-}
-)";
   int status = 0;
   for (auto [label, n] : {std::pair{"large (2^25 floats, 256 MiB moved)", 1 << 25}, {"small (2^16 floats)", 1 << 16}}) {
     testing::TestProject p(std::string("bench_cv_") + std::to_string(n));
-    p.write("src/scale.cu", source);
-    Kernel& k = p.add_kernel("scale", "src/scale.cu", "__global__ void scale", "_Z5scaleifPKfPf",
-                             {testing::scalar("n", "int", 4), testing::scalar("a", "float", 4),
-                              testing::pointer("x", "float", true), testing::pointer("y", "float", false)});
-    k.options.args = fmt::format("n={}, a=2.0", n);
-    k.options.buffers = "x[n], y[n]";
-    k.options.grid = "ceil_div(n, 256)";
-    k.options.block = "256";
-    GpuEvaluatorOptions o;
-    o.store = p.root() / "captures";
-    o.cache_dir = p.root() / "cache";
-    o.nvcc = p.nvcc();
+    const Kernel& k = testing::add_annotated_scale(p, fmt::format("n={}, a=2.0", n));
+    GpuEvaluatorOptions o = testing::evaluator_options(p);
     o.sanitize = GpuEvaluatorOptions::Sanitize::Never;
     o.host_code_check = false;
-    o.check_all_archs = false;
     GpuEvaluator ev(p.manifest(), o);
     if (!ev.gpu()) {
       fmt::print("bench_timing_cv: no GPU: {}\n", ev.no_gpu_reason());
       return 1;
     }
-    Variant same;
-    same.kernel = k.id;
-    same.source = source;
-    same.source.pop_back();  // the range ends at the closing brace
+    Variant same = testing::unchanged_variant(p, k);
     std::vector<double> base, var, speedups;
     fmt::print("{} on {}:\n", label, ev.gpu()->name);
     for (int r = 0; r < repeats; ++r) {

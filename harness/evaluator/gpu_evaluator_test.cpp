@@ -7,48 +7,20 @@
 #include <gtest/gtest.h>
 
 #include "harness/store/capture_store.h"
-#include "harness/testing/test_project.h"
+#include "harness/testing/scale_evaluator_test.h"
 
 namespace stark::harness {
 namespace {
 
 using testing::pointer;
 using testing::scalar;
-using testing::TestProject;
 
 const char* kGood = R"(__global__ void scale(int n, float a, const float* __restrict__ x, float* __restrict__ y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   for (; i < n; i += gridDim.x * blockDim.x) y[i] = a * x[i];
 })";
 
-class GpuEvaluatorTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    p = std::make_unique<TestProject>("evaluator_" +
-                                      std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    testing::add_annotated_scale(*p);
-    options.store = p->root() / "captures";
-    options.cache_dir = p->root() / "cache";
-    options.nvcc = p->nvcc();
-    options.compile_jobs = 2;
-    options.check_all_archs = false;
-  }
-  const Kernel& kernel() { return *p->manifest().find_kernel("src/scale.cu:scale"); }
-  Variant variant(const std::string& source) {
-    Variant v;
-    v.kernel = "src/scale.cu:scale";
-    v.source = source;
-    return v;
-  }
-  static const Check* find(const Evaluation& e, CheckName name) {
-    for (const auto& c : e.checks)
-      if (c.name == name) return &c;
-    return nullptr;
-  }
-
-  std::unique_ptr<TestProject> p;
-  GpuEvaluatorOptions options;
-};
+class GpuEvaluatorTest : public testing::ScaleEvaluatorTest {};
 
 TEST_F(GpuEvaluatorTest, WithoutAGpuItCompilesAndSaysNothingRan) {
   options.worker = {STARK_WORKER_PATH, "--device", "{device}"};
@@ -178,11 +150,7 @@ TEST_F(GpuEvaluatorTest, InstantiationsOfOtherUnitsAreLeftOutAndSaidSo) {
   GpuEvaluator ev(p->manifest(), options);
   if (ev.gpu()) GTEST_SKIP() << "this machine has a GPU";
   const Kernel& relu = *p->manifest().find_kernel("include/relu.cuh:relu");
-  std::string text = p->read("include/relu.cuh");
-  Variant v;
-  v.kernel = relu.id;
-  v.source = text.substr(relu.range.begin, relu.range.end - relu.range.begin);
-  Evaluation e = ev.evaluate(relu, v);
+  Evaluation e = ev.evaluate(relu, testing::unchanged_variant(*p, relu));
   ASSERT_NE(find(e, CheckName::Signature), nullptr) << e.reason;
   EXPECT_EQ(find(e, CheckName::Signature)->ok, true);
   EXPECT_NE(find(e, CheckName::Signature)->detail.find("relu<double>"), std::string::npos)

@@ -7,15 +7,12 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 
 #include "core/file_io.h"
-#include "core/scratch_dir.h"
-#include "core/text.h"
+#include "tests/support/stand_in_wrapper.h"
 
 namespace stark::harness {
 namespace {
@@ -102,33 +99,15 @@ TEST(NcuCsv, ScaledCountsAndTimesComeBackInBaseUnits) {
 
 class NcuRun : public ::testing::Test {
  protected:
-  void SetUp() override {
-    auto made = ScratchDir::create("ncu-test");
-    ASSERT_TRUE(made) << made.error().message;
-    scratch.emplace(std::move(*made));
-    dir = scratch->path();
-    ASSERT_TRUE(write_file_atomic(dir / "report.csv", kReport));
-  }
-  /// A stand-in ncu: records its arguments, copies `report` to its --log-file, runs the worker.
+  void SetUp() override { ASSERT_TRUE(write_file_atomic(dir / "report.csv", kReport)); }
+  /// The stand-in ncu: records its arguments, copies `report` to its --log-file, runs the worker.
   std::string stand_in(const std::string& report) {
-    fs::path tool = dir / "ncu";
-    EXPECT_TRUE(write_file_atomic(tool, "#!/bin/sh\nprintf '%s\\n' \"$@\" > '" + (dir / "args").string() +
-                                            "'\nlog=\nwhile [ $# -gt 0 ] && [ \"$1\" != /bin/sh ]; do\n"
-                                            "  [ \"$1\" = --log-file ] && log=$2\n  shift\ndone\n"
-                                            "cat '" +
-                                            report + "' > \"$log\"\nexec \"$@\"\n"));
-    chmod(tool.c_str(), 0755);
-    return tool.string();
+    ncu.set_before_exec("cat '" + report + "' > \"$log\"");
+    return ncu.path();
   }
-  std::vector<std::string> args() {
-    std::vector<std::string> out;
-    auto text = read_file(dir / "args");
-    if (!text) return out;
-    for (auto a : split(*text, '\n')) out.emplace_back(a);
-    return out;
-  }
-  std::optional<ScratchDir> scratch;  // removed with the fixture
-  fs::path dir;
+  std::vector<std::string> args() const { return ncu.args(); }
+  stark::testing::StandInWrapper ncu{"ncu"};
+  const fs::path& dir = ncu.dir();
 };
 
 const std::vector<std::string> kWorker = {"/bin/sh", "-c", "read l; printf '{\"status\":\"ok\"}\\n'; read l"};

@@ -7,16 +7,14 @@
 #include "harness/evaluator/sanitizer.h"
 
 #include <gtest/gtest.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
 #include <string>
 
 #include "core/file_io.h"
-#include "core/scratch_dir.h"
 #include "core/text.h"
+#include "tests/support/stand_in_wrapper.h"
 
 namespace stark::harness {
 namespace {
@@ -25,32 +23,14 @@ namespace fs = std::filesystem;
 
 class SanitizerTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    auto made = ScratchDir::create("sanitizer-test");
-    ASSERT_TRUE(made) << made.error().message;
-    scratch.emplace(std::move(*made));
-    dir = scratch->path();
-    tool = dir / "compute-sanitizer";
-    ASSERT_TRUE(write_file_atomic(tool, "#!/bin/sh\nprintf '%s\\n' \"$@\" > '" + (dir / "args").string() +
-                                            "'\n"
-                                            "while [ $# -gt 0 ] && [ \"$1\" != /bin/sh ]; do shift; done\n"
-                                            "exec \"$@\"\n"));
-    chmod(tool.c_str(), 0755);
-  }
   /// The arguments the stand-in was started with, one per element.
-  std::vector<std::string> args() {
-    std::vector<std::string> out;
-    auto text = read_file(dir / "args");
-    if (!text) return out;
-    for (auto a : split(*text, '\n')) out.emplace_back(a);
-    return out;
-  }
+  std::vector<std::string> args() const { return sanitizer.args(); }
   Check run(CheckName which, const std::string& worker_script) {
-    return run_sanitizer(which, tool.string(), {"/bin/sh", "-c", worker_script}, {{"op", "run_once"}},
+    return run_sanitizer(which, sanitizer.path(), {"/bin/sh", "-c", worker_script}, {{"op", "run_once"}},
                          std::chrono::seconds(20), dir / "tmp");
   }
-  std::optional<ScratchDir> scratch;  // removed with the fixture
-  fs::path dir, tool;
+  stark::testing::StandInWrapper sanitizer{"compute-sanitizer"};
+  const fs::path& dir = sanitizer.dir();
 };
 
 // Answers the request with its own number, as stark-worker does.

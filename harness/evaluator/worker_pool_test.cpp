@@ -10,46 +10,22 @@
 
 #include "core/hash.h"
 #include "harness/evaluator/gpu_evaluator.h"
-#include "harness/testing/test_project.h"
+#include "harness/testing/scale_evaluator_test.h"
 #include "harness/testing/worker_loss.h"
 #include "harness/worker/no_gpu_check.h"
 
 namespace stark::harness {
 namespace {
 
-using testing::TestProject;
-
-std::string variant_source(int k) {
-  return "__global__ void scale(int n, float a, const float* x, float* y) {\n"
-         "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-         "  if (i < n && n != -" +
-         std::to_string(k) + ") y[i] = a * x[i];\n}";
-}
-
-class WorkerPoolTest : public ::testing::Test {
+class WorkerPoolTest : public testing::ScaleEvaluatorTest {
  protected:
   void SetUp() override {
-    p = std::make_unique<TestProject>("pool_" +
-                                      std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    testing::add_annotated_scale(*p);
-    options.store = p->root() / "captures";
-    options.cache_dir = p->root() / "cache";
-    options.nvcc = p->nvcc();
-    options.compile_jobs = 2;
-    options.check_all_archs = false;
+    ScaleEvaluatorTest::SetUp();
     options.sm = "90";
     options.worker = {STARK_WORKER_PATH, "--no-gpu", "--cache", (p->root() / "node-cache").string()};
     options.ship = true;
   }
-  const Kernel& kernel() { return *p->manifest().find_kernel("src/scale.cu:scale"); }
-  Variant variant(int k) { return Variant{"src/scale.cu:scale", variant_source(k), {}}; }
-  static const Check* find(const Evaluation& e, CheckName name) {
-    for (const auto& c : e.checks)
-      if (c.name == name) return &c;
-    return nullptr;
-  }
-  std::unique_ptr<TestProject> p;
-  GpuEvaluatorOptions options;
+  static Variant variant(int k) { return distinct_variant(k); }
 };
 
 TEST_F(WorkerPoolTest, ShippedCandidatesAreCheckedByWorkersWithoutAGpu) {

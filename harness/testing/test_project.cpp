@@ -111,7 +111,7 @@ Param pointer(const std::string& name, const std::string& pointee, bool is_const
   return p;
 }
 
-Kernel& add_annotated_scale(TestProject& p) {
+Kernel& add_annotated_scale(TestProject& p, const std::string& args) {
   p.write("src/scale.cu", R"(#include <cuda_runtime.h>
 __global__ void scale(int n, float a, const float* x, float* y) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -121,11 +121,19 @@ __global__ void scale(int n, float a, const float* x, float* y) {
   Kernel& k = p.add_kernel(
       "scale", "src/scale.cu", "__global__ void scale", "_Z5scaleifPKfPf",
       {scalar("n", "int", 4), scalar("a", "float", 4), pointer("x", "float", true), pointer("y", "float", false)});
-  k.options.args = "n=4096, a=2.5";
+  k.options.args = args;
   k.options.buffers = "x[n], y[n]";
   k.options.grid = "ceil_div(n, 256)";
   k.options.block = "256";
   return k;
+}
+
+Variant unchanged_variant(const TestProject& p, const Kernel& k) {
+  Variant v;
+  v.kernel = k.id;
+  v.source =
+      p.read(k.file).substr(static_cast<size_t>(k.range.begin), static_cast<size_t>(k.range.end - k.range.begin));
+  return v;
 }
 
 Kernel& add_annotated_axpb(TestProject& p, const std::string& args) {

@@ -45,9 +45,13 @@ Param scalar(const std::string& name, const std::string& type, int size);
 Param pointer(const std::string& name, const std::string& pointee, bool is_const);
 
 /// src/scale.cu with `scale(int n, float a, const float* x, float* y)`,
-/// y = a * x, whose annotation gives it inputs (n=4096, a=2.5, x[n], y[n],
+/// y = a * x, whose annotation gives it inputs (`args`, x[n], y[n],
 /// grid ceil_div(n, 256), block 256): a kernel evaluable without a capture.
-Kernel& add_annotated_scale(TestProject& p);
+Kernel& add_annotated_scale(TestProject& p, const std::string& args = "n=4096, a=2.5");
+
+/// The kernel's own text (its byte range in its file): a candidate that
+/// changes nothing.
+Variant unchanged_variant(const TestProject& p, const Kernel& k);
 
 /// src/axpb.cu with `axpb(int n, float a, float b, const float* x, float* y)`,
 /// y = a * x + b, annotated with `args` (e.g. "n=1048576, a=1.5, b=0.5") and

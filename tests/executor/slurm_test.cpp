@@ -19,13 +19,11 @@
 #include "core/process.h"
 #include "harness/evaluator/gpu_evaluator.h"
 #include "harness/executor/slurm_executor.h"
-#include "harness/testing/test_project.h"
+#include "harness/testing/scale_evaluator_test.h"
 #include "harness/testing/worker_loss.h"
 
 namespace stark::harness {
 namespace {
-
-using harness::testing::TestProject;
 
 /// The scripted team (agents/testing) with its BROKEN candidates made real
 /// compile errors for nvcc, and its debug fixes removing them again.
@@ -50,7 +48,7 @@ class CompilingTeam : public Team {
   ::stark::testing::ScriptedTeam inner_;
 };
 
-class SlurmTest : public ::testing::Test {
+class SlurmTest : public harness::testing::ScaleEvaluatorTest {
  protected:
   void SetUp() override {
     std::string name = ::testing::UnitTest::GetInstance()->current_test_info()->name();
@@ -58,30 +56,13 @@ class SlurmTest : public ::testing::Test {
     // Each worker a job of its own, also when ctest itself runs under SLURM;
     // except in the test that is run inside an sbatch job on purpose.
     if (name.rfind("DISABLED_", 0) != 0) unsetenv("SLURM_JOB_ID");
-    p = std::make_unique<TestProject>("slurm_" +
-                                      std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    harness::testing::add_annotated_scale(*p);
+    ScaleEvaluatorTest::SetUp();
     options.executor = ExecutorKind::Slurm;
-    options.store = p->root() / "captures";
-    options.cache_dir = p->root() / "cache";
-    options.nvcc = p->nvcc();
-    options.compile_jobs = 2;
-    options.check_all_archs = false;
     options.sm = "90";
     // The node's cache is not the evaluator's folder: nothing is read by path.
     options.worker = {STARK_WORKER_PATH, "--no-gpu", "--cache", (p->root() / "node-cache").string()};
   }
-  const Kernel& kernel() { return *p->manifest().find_kernel("src/scale.cu:scale"); }
-  Variant variant(int k) {
-    return Variant{"src/scale.cu:scale",
-                   "__global__ void scale(int n, float a, const float* x, float* y) {\n"
-                   "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-                   "  if (i < n && n != -" +
-                       std::to_string(k) + ") y[i] = a * x[i];\n}",
-                   {}};
-  }
-  std::unique_ptr<TestProject> p;
-  GpuEvaluatorOptions options;
+  static Variant variant(int k) { return distinct_variant(k); }
 };
 
 TEST_F(SlurmTest, WorkersUnderSrunCheckShippedCandidates) {

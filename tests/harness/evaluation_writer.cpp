@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/evaluator/gpu_evaluator.h"
-#include "harness/testing/test_project.h"
+#include "harness/testing/evaluator_options.h"
 
 using namespace stark;
 using namespace stark::harness;
@@ -16,27 +16,10 @@ using namespace stark::harness;
 int main(int argc, char** argv) {
   if (argc < 2) return 2;
   testing::TestProject p("evaluation_writer");
-  const char* source =
-      "__global__ void scale(int n, float a, const float* x, float* y) {\n"
-      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
-      "  if (i < n) y[i] = a * x[i];\n"
-      "}\n";
-  p.write("src/scale.cu", source);
-  Kernel& k = p.add_kernel("scale", "src/scale.cu", "__global__ void scale", "_Z5scaleifPKfPf",
-                           {testing::scalar("n", "int", 4), testing::scalar("a", "float", 4),
-                            testing::pointer("x", "float", true), testing::pointer("y", "float", false)});
-  k.options.args = "n=65536, a=2.0";
-  k.options.buffers = "x[n], y[n]";
-  k.options.grid = "ceil_div(n, 256)";
-  k.options.block = "256";
-  GpuEvaluatorOptions o;
-  o.store = p.root() / "captures";
-  o.cache_dir = p.root() / "cache";
-  o.nvcc = p.nvcc();
+  const Kernel& kernel = testing::add_annotated_scale(p, "n=65536, a=2.0");
+  GpuEvaluatorOptions o = testing::evaluator_options(p);
   o.worker = {argv[1], "--device", "{device}"};
-  o.check_all_archs = false;
   GpuEvaluator ev(p.manifest(), o);
-  const Kernel& kernel = p.manifest().kernels[0];
   auto variant = [&](std::string src) {
     Variant v;
     v.kernel = kernel.id;
@@ -46,7 +29,7 @@ int main(int argc, char** argv) {
   std::vector<Variant> variants = {
       variant("__global__ void scale(int n, float a, const float* x, float* y) { not_declared(); }"),
       variant("__global__ void scale(int n, float a, float* x, float* y) {}"),
-      variant(std::string(source).substr(0, std::string(source).size() - 1)),
+      testing::unchanged_variant(p, kernel),
   };
   Variant bad_launch = variants[2];
   bad_launch.launch.grid = {"ceil_div(count, 256)"};

@@ -8,7 +8,7 @@
 #include <cstdio>
 
 #include "harness/evaluator/gpu_evaluator.h"
-#include "harness/testing/test_project.h"
+#include "harness/testing/scale_evaluator_test.h"
 
 namespace stark::harness {
 namespace {
@@ -19,27 +19,19 @@ const char* kFaster = R"(__global__ void scale(int n, float a, const float* x, f
     if (i + k < n) y[i + k] = a * x[i + k];
 })";
 
-class LocalExecutorGpu : public ::testing::Test {
+class LocalExecutorGpu : public testing::ScaleEvaluatorTest {
  protected:
   void SetUp() override {
-    p = std::make_unique<testing::TestProject>(
-        "executor_gpu_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    testing::add_annotated_scale(*p);
-    options.store = p->root() / "captures";
-    options.cache_dir = p->root() / "cache";
-    options.nvcc = p->nvcc();
-    options.check_all_archs = false;
+    ScaleEvaluatorTest::SetUp();
     options.sanitize = GpuEvaluatorOptions::Sanitize::Never;
     options.worker = {STARK_WORKER_PATH, "--device", "{device}", "--cache", (p->root() / "node-cache").string()};
     options.devices.clear();  // one worker per visible GPU
   }
   Evaluation evaluate(GpuEvaluator& ev) {
-    Variant v{"src/scale.cu:scale", kFaster, {}};
+    Variant v = variant(kFaster);
     v.launch.grid = {"ceil_div(n, 1024)"};
-    return ev.evaluate(*p->manifest().find_kernel("src/scale.cu:scale"), v);
+    return ev.evaluate(kernel(), v);
   }
-  std::unique_ptr<testing::TestProject> p;
-  GpuEvaluatorOptions options;
 };
 
 TEST_F(LocalExecutorGpu, OneWorkerPerGpuJudgesByPathAndShipped) {
