@@ -59,7 +59,7 @@ const VarDecl* loop_variable(const ForStmt* f) {
 std::optional<ReduceOp> selected_extreme(ASTContext& ctx, const Expr* acc, const ConditionalOperator* pick,
                                          const Expr*& value) {
   const auto* cmp = dyn_cast<BinaryOperator>(pick->getCond()->IgnoreParenImpCasts());
-  if (!cmp || !cmp->isRelationalOp() || pick->isInstantiationDependent()) return std::nullopt;
+  if (!cmp || !cmp->isRelationalOp()) return std::nullopt;
   // The same expression, structurally (in[j] and in[j], wherever written).
   auto same = [&ctx](const Expr* x, const Expr* y) {
     llvm::FoldingSetNodeID a, b;

@@ -149,6 +149,10 @@ struct KernelAnalysis {
   std::vector<AtomicCall> atomics;
   std::vector<Access> accesses;
   std::vector<Access> local_accesses;
+  /// Stores into memory not written as `p[i]` of a named pointer (`*p = v`,
+  /// `p->f = v`, `r = v` through a reference, `(p + k)[i] = v`): the targets,
+  /// in source order. The accesses do not show these.
+  std::vector<Snippet> indirect_writes;
   std::vector<MathCall> math;
   std::vector<Snippet> top_statements;               // the body's statements, in order
   std::vector<std::string> locals;                   // names declared at the body's top level

@@ -170,5 +170,29 @@ TEST_F(Analysis, APointerWalkIsNoRunningSum) {
   EXPECT_EQ(a.loops[0].reductions[0].acc, "total");
 }
 
+// Stores the accesses do not show: through a dereference, an arrow, a
+// reference or a computed pointer. Locals, local arrays, fields of a local
+// struct and `p[i]` are not among them.
+TEST_F(Analysis, StoresThroughAnythingButASubscriptAreIndirectWrites) {
+  const std::string candidate = R"(__global__ void softmax_rows_kernel(int rows, int cols, const float* x, float* y) {
+  struct Pair { float a, b; } pair{0.0f, 0.0f};
+  float buf[2];
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= rows) return;
+  buf[0] = x[i];
+  pair.a = buf[0];
+  y[i] = pair.a;
+  float* out = y + i;
+  *out = 1.0f;
+  (y + cols)[i] = 2.0f;
+  float& r = y[2 * i];
+  r += 3.0f;
+})";
+  auto a = analyze("src/softmax.cu:nnops::softmax_rows_kernel", candidate);
+  std::vector<std::string> targets;
+  for (const auto& w : a.indirect_writes) targets.push_back(w.text);
+  EXPECT_EQ(targets, (std::vector<std::string>{"*out", "(y + cols)[i]", "r"}));
+}
+
 }  // namespace
 }  // namespace stark

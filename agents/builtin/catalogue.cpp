@@ -12,6 +12,7 @@
 #include "agents/builtin/restrict.h"
 #include "agents/builtin/row_cache.h"
 #include "agents/builtin/row_scan.h"
+#include "agents/builtin/split_reduction.h"
 #include "agents/builtin/tile_matmul.h"
 #include "agents/builtin/tile_stencil.h"
 #include "agents/builtin/tile_transpose.h"
@@ -31,6 +32,8 @@ const std::vector<std::unique_ptr<Strategy>>& catalogue() {
     v.push_back(std::make_unique<TileTranspose>());
     v.push_back(std::make_unique<TileMatmul>());
     v.push_back(std::make_unique<TileStencil>());
+    // After the tiles: a matmul's inner product is a reduction too, but its tiles serve it better.
+    v.push_back(std::make_unique<SplitReduction>());
     v.push_back(std::make_unique<Vectorize>());
     v.push_back(std::make_unique<BlockSize>());
     v.push_back(std::make_unique<BlockShape>());

@@ -26,6 +26,14 @@ std::string block_reduce_helper(const std::string& name, const std::string& type
 /// multiple of 32 and at most 1024 (blockDim.y = z = 1).
 std::string block_scan_helper(const std::string& name, const std::string& type, ReduceOp op);
 
+/// Source of `template <class V> static __device__ V <name>(V v)`: op over
+/// the v of the threads that differ from this one only in threadIdx.<axis>
+/// (axis 'y' or 'z'), combined in the same order for each of them, so every
+/// one gets the same value. Every thread of the block must call it; the
+/// block may have at most 1024 threads. `type` picks the spelling of a max
+/// or a min (fmaxf for float, fmax for double, ?: otherwise).
+std::string split_combine_helper(const std::string& name, const std::string& type, ReduceOp op, char axis);
+
 /// A short tag of a value type for helper names: f32, f64, t (anything else).
 std::string type_tag(const std::string& type);
 

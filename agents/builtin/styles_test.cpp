@@ -46,6 +46,15 @@ TEST_F(Styles, ARunningValueWrittenAlongTheRowIsScannedByABlock) {
   expect_family_for_every_style("row-scan", "row_recurrence.cu", {"row_prefix_sum"});
 }
 
+// One output per thread, reduced over a dimension that is not contiguous (a
+// column, the middle of three dimensions, the channels at a position): the
+// loop is split over several threads of each output.
+TEST_F(Styles, AReductionOverAStridedDimensionIsSplitAcrossThreads) {
+  expect_family_for_every_style("split-reduction", "column_reduce.cu",
+                                {"column_sum_indexed", "column_mean_batched", "column_max_strided",
+                                 "column_min_templated", "channel_rms_norm", "channel_sum_nested"});
+}
+
 TEST_F(Styles, AnAtomicTotalIsReducedInTheBlockFirst) {
   expect_family_for_every_style("block-reduce", "total_sum.cu", {"total_sum_atomic", "total_sum_squares"});
 }
