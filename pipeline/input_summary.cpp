@@ -94,10 +94,10 @@ CapturedInputs describe_inputs(const std::filesystem::path& store_dir, const Ker
       const auto& arg = c->args[a];
       const Param* param = inst && a < inst->params.size() ? &inst->params[a] : nullptr;
       std::string type = param ? param->type : "";
-      if (arg.kind == harness::CapturedArg::Kind::Scalar) {
+      if (arg.kind == ParamKind::Scalar) {
         if (auto v = integer_value(arg.bytes, type)) integers[arg.name] = *v;
         scalars.push_back(arg.name + "=" + scalar_text(arg.bytes, type));
-      } else if (arg.kind == harness::CapturedArg::Kind::Record) {
+      } else if (arg.kind == ParamKind::Record) {
         // A struct of sizes (shape.rows, shape.cols) reads field by field.
         std::vector<std::string> fields;
         for (const Field& f : param ? param->fields : std::vector<Field>{}) {

@@ -29,7 +29,7 @@ harness::Capture softmax_capture(const std::string& id, int rows, int cols, cons
   c.launch.grid = {static_cast<uint32_t>(rows), 1, 1};
   c.launch.block = {256, 1, 1};
   c.shape = id;
-  using Kind = harness::CapturedArg::Kind;
+  using Kind = ParamKind;
   c.args = {{"rows", Kind::Scalar, bytes_of(int32_t{rows}), std::nullopt, 0},
             {"cols", Kind::Scalar, bytes_of(int32_t{cols}), std::nullopt, 0},
             {"scale", Kind::Scalar, bytes_of(0.5f), std::nullopt, 0},

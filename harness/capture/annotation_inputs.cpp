@@ -93,7 +93,7 @@ Expected<void> scalar_args(const Kernel& k, const std::vector<Param>& params,
                       "describe: add a test that launches the kernel",
                       k.id, p.name)};
     if (p.kind == ParamKind::Pointer) {
-      c.args.push_back({p.name, CapturedArg::Kind::Pointer, "", std::nullopt, 0});
+      c.args.push_back({p.name, ParamKind::Pointer, "", std::nullopt, 0});
       continue;
     }
     auto it = args.find(p.name);
@@ -105,7 +105,7 @@ Expected<void> scalar_args(const Kernel& k, const std::vector<Param>& params,
     int64_t iv = 0;
     auto [ptr, ec] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), iv);
     if (ec == std::errc() && ptr == it->second.data() + it->second.size()) ints[p.name] = iv;
-    c.args.push_back({p.name, CapturedArg::Kind::Scalar, *bytes, std::nullopt, 0});
+    c.args.push_back({p.name, ParamKind::Scalar, *bytes, std::nullopt, 0});
   }
   for (const auto& [name, value] : args) {
     bool known = false;

@@ -123,7 +123,7 @@ std::string shape_key(const std::string& mangled, const LaunchShape& l, const st
   std::string s = fmt::format("{}|{},{},{}|{},{},{}|{}|{}|", mangled, l.grid[0], l.grid[1], l.grid[2], l.block[0],
                               l.block[1], l.block[2], l.shmem, l.cooperative);
   for (const auto& a : args) {
-    if (a.kind == CapturedArg::Kind::Pointer)
+    if (a.kind == ParamKind::Pointer)
       s +=
           a.buffer ? fmt::format("p{}+{}:{};", *a.buffer, a.offset, sizes.at(static_cast<size_t>(*a.buffer))) : "null;";
     else s += to_hex(a.bytes) + ";";

@@ -75,9 +75,8 @@ TEST(CapturePlan, ShapeKeys) {
   LaunchShape l;
   l.grid = {4, 1, 1};
   l.block = {256, 1, 1};
-  std::vector<CapturedArg> args = {
-      {"n", CapturedArg::Kind::Scalar, std::string("\x00\x04\x00\x00", 4), std::nullopt, 0},
-      {"x", CapturedArg::Kind::Pointer, "", 0, 0}};
+  std::vector<CapturedArg> args = {{"n", ParamKind::Scalar, std::string("\x00\x04\x00\x00", 4), std::nullopt, 0},
+                                   {"x", ParamKind::Pointer, "", 0, 0}};
   std::string k1 = shape_key("_Z1k", l, args, {4096});
   EXPECT_EQ(k1, shape_key("_Z1k", l, args, {4096}));
   EXPECT_NE(k1, shape_key("_Z1k", l, args, {8192}));  // another buffer size

@@ -215,13 +215,13 @@ std::optional<std::string> capture_args(State& s, const PlanInstantiation& plan,
     CapturedArg a;
     a.name = ps.name;
     if (ps.kind == ParamKind::Pointer) {
-      a.kind = CapturedArg::Kind::Pointer;
+      a.kind = ParamKind::Pointer;
       uint64_t v = 0;
       std::memcpy(&v, bytes[i].data(), std::min<size_t>(8, bytes[i].size()));
       if (v)
         if (auto why = pointer_arg(s, ps, v, device, p, sizes, a)) return why;
     } else {
-      a.kind = ps.kind == ParamKind::Record ? CapturedArg::Kind::Record : CapturedArg::Kind::Scalar;
+      a.kind = ps.kind == ParamKind::Record ? ParamKind::Record : ParamKind::Scalar;
       a.bytes = bytes[i];
       if (ps.kind == ParamKind::Record)
         if (auto why = struct_holds_pointer(s, ps, a.bytes)) return why;

@@ -32,15 +32,6 @@ std::optional<std::string> read_optional_string(const json& j, const char* key) 
 
 }  // namespace
 
-const char* to_string(CapturedArg::Kind k) {
-  switch (k) {
-    case CapturedArg::Kind::Scalar: return "scalar";
-    case CapturedArg::Kind::Pointer: return "pointer";
-    case CapturedArg::Kind::Record: return "record";
-  }
-  return "scalar";
-}
-
 void to_json(json& j, const LaunchShape& s) {
   j = {{"grid", dim3_json(s.grid)}, {"block", dim3_json(s.block)}, {"shmem", s.shmem}};
   if (s.cooperative) j["cooperative"] = true;
@@ -57,7 +48,7 @@ void from_json(const json& j, LaunchShape& s) {
 
 void to_json(json& j, const CapturedArg& a) {
   j = {{"name", a.name}, {"kind", to_string(a.kind)}};
-  if (a.kind == CapturedArg::Kind::Pointer) {
+  if (a.kind == ParamKind::Pointer) {
     j["buffer"] = a.buffer ? json(*a.buffer) : json(nullptr);
     if (a.buffer) j["offset"] = a.offset;
   } else {
@@ -67,12 +58,8 @@ void to_json(json& j, const CapturedArg& a) {
 void from_json(const json& j, CapturedArg& a) {
   a = {};
   a.name = j.at("name").get<std::string>();
-  auto kind = j.at("kind").get<std::string>();
-  if (kind == "scalar") a.kind = CapturedArg::Kind::Scalar;
-  else if (kind == "pointer") a.kind = CapturedArg::Kind::Pointer;
-  else if (kind == "record") a.kind = CapturedArg::Kind::Record;
-  else throw std::invalid_argument("unknown argument kind '" + kind + "'");
-  if (a.kind == CapturedArg::Kind::Pointer) {
+  a.kind = param_kind_from_json(j.at("kind"));
+  if (a.kind == ParamKind::Pointer) {
     if (!j.at("buffer").is_null()) a.buffer = j["buffer"].get<int>();
     a.offset = j.value("offset", uint64_t{0});
   } else {

@@ -13,6 +13,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "core/manifest.h"
+
 namespace stark::harness {
 
 inline constexpr const char* kCaptureStoreSchema = "stark.captures/1";
@@ -32,12 +34,11 @@ struct LaunchShape {
 /// One kernel argument. Scalars and by-value structs keep their bytes; a
 /// pointer names the buffer it points into and its offset there.
 struct CapturedArg {
-  enum class Kind { Scalar, Pointer, Record };
   std::string name;
-  Kind kind = Kind::Scalar;
-  std::string bytes;          // scalar / record: the raw parameter bytes
-  std::optional<int> buffer;  // pointer: index into Capture::buffers; nullopt = null pointer
-  uint64_t offset = 0;        // pointer: bytes from the buffer's start
+  ParamKind kind = ParamKind::Scalar;  // as the manifest's parameter
+  std::string bytes;                   // scalar / record: the raw parameter bytes
+  std::optional<int> buffer;           // pointer: index into Capture::buffers; nullopt = null pointer
+  uint64_t offset = 0;                 // pointer: bytes from the buffer's start
   bool operator==(const CapturedArg&) const = default;
 };
 
@@ -115,8 +116,6 @@ struct CaptureIndex {
   void add_refusal(const Refusal& r);
   bool operator==(const CaptureIndex&) const = default;
 };
-
-const char* to_string(CapturedArg::Kind k);
 
 void to_json(nlohmann::json& j, const LaunchShape& s);
 void from_json(const nlohmann::json& j, LaunchShape& s);

@@ -30,10 +30,10 @@ Capture sample_capture(const std::string& id, const std::string& shape, const st
   c.launch.grid = {4, 1, 1};
   c.launch.block = {256, 1, 1};
   c.shape = shape;
-  c.args = {{"n", CapturedArg::Kind::Scalar, std::string("\x00\x04\x00\x00", 4), std::nullopt, 0},
-            {"a", CapturedArg::Kind::Scalar, std::string("\x00\x00\x00\x40", 4), std::nullopt, 0},
-            {"x", CapturedArg::Kind::Pointer, "", 0, 0},
-            {"y", CapturedArg::Kind::Pointer, "", 1, 16}};
+  c.args = {{"n", ParamKind::Scalar, std::string("\x00\x04\x00\x00", 4), std::nullopt, 0},
+            {"a", ParamKind::Scalar, std::string("\x00\x00\x00\x40", 4), std::nullopt, 0},
+            {"x", ParamKind::Pointer, "", 0, 0},
+            {"y", ParamKind::Pointer, "", 1, 16}};
   c.buffers = {{4096, "f32", "device", before, before}, {4112, "f32", "device", before, std::nullopt}};
   c.globals = {{"coeffs", 64, before, before}};
   c.bytes = 8208;

@@ -26,7 +26,7 @@ Expected<void> check_args(const Capture& capture, const std::vector<ParamSpec>& 
     const auto& a = capture.args[i];
     const auto& p = params[i];
     bool pointer = p.kind == ParamKind::Pointer;
-    if (pointer != (a.kind == CapturedArg::Kind::Pointer))
+    if (pointer != (a.kind == ParamKind::Pointer))
       return Error{fmt::format("capture {}: argument {} ('{}') is a {} but the parameter is not: capture again",
                                capture.id, i + 1, p.name, to_string(a.kind))};
     if (!pointer && p.size > 0 && static_cast<int64_t>(a.bytes.size()) != p.size)
@@ -37,7 +37,7 @@ Expected<void> check_args(const Capture& capture, const std::vector<ParamSpec>& 
 }
 
 std::optional<int64_t> integer_scalar(const CapturedArg& arg, const ParamSpec& param) {
-  if (arg.kind != CapturedArg::Kind::Scalar) return std::nullopt;
+  if (arg.kind != ParamKind::Scalar) return std::nullopt;
   DType t = param.dtype();
   if (!t.is_integer() || t.lanes != 1 || static_cast<int>(arg.bytes.size()) != t.size()) return std::nullopt;
   auto p = reinterpret_cast<const unsigned char*>(arg.bytes.data());
@@ -100,7 +100,7 @@ Expected<LaunchDims> launch_dims(const Capture& capture, const std::vector<Param
       for (const auto& f : params[i].fields) {
         if (f.name != field || f.offset + f.size > static_cast<int64_t>(capture.args[i].bytes.size())) continue;
         CapturedArg part;
-        part.kind = CapturedArg::Kind::Scalar;
+        part.kind = ParamKind::Scalar;
         part.bytes = capture.args[i].bytes.substr(static_cast<size_t>(f.offset), static_cast<size_t>(f.size));
         ParamSpec as_scalar;
         as_scalar.kind = ParamKind::Scalar;
@@ -177,7 +177,7 @@ KernelArgs::KernelArgs(const Capture& capture, const std::vector<uint64_t>& addr
   storage_.resize(capture.args.size());
   for (size_t i = 0; i < capture.args.size(); ++i) {
     const auto& a = capture.args[i];
-    if (a.kind == CapturedArg::Kind::Pointer) {
+    if (a.kind == ParamKind::Pointer) {
       uint64_t v = a.buffer ? addresses.at(static_cast<size_t>(*a.buffer)) + a.offset : 0;
       storage_[i].assign(reinterpret_cast<const char*>(&v), sizeof v);
     } else if (auto it = replaced.find(i); it != replaced.end()) {

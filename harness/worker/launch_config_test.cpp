@@ -26,10 +26,10 @@ Capture capture() {
   c.mangled = "_Z5saxpyifPKfPf";
   c.launch.grid = {4096, 1, 1};
   c.launch.block = {256, 1, 1};
-  c.args = {{"n", CapturedArg::Kind::Scalar, i32(1 << 20), std::nullopt, 0},
-            {"a", CapturedArg::Kind::Scalar, f32(2.0f), std::nullopt, 0},
-            {"x", CapturedArg::Kind::Pointer, "", 0, 0},
-            {"y", CapturedArg::Kind::Pointer, "", 1, 64}};
+  c.args = {{"n", ParamKind::Scalar, i32(1 << 20), std::nullopt, 0},
+            {"a", ParamKind::Scalar, f32(2.0f), std::nullopt, 0},
+            {"x", ParamKind::Pointer, "", 0, 0},
+            {"y", ParamKind::Pointer, "", 1, 64}};
   c.buffers = {{4 << 20, "f32", "device", "h", "h"}, {(4 << 20) + 64, "f32", "device", "h", "h"}};
   return c;
 }
@@ -85,7 +85,7 @@ TEST(LaunchConfig, StructFieldsFromTheCapturedBytes) {
   c.id = "c2";
   c.launch.grid = {64, 1, 1};
   c.launch.block = {128, 1, 1};
-  c.args = {{"s", CapturedArg::Kind::Record, i32(16384) + i32(1024) + f32(1e-5f), std::nullopt, 0}};
+  c.args = {{"s", ParamKind::Record, i32(16384) + i32(1024) + f32(1e-5f), std::nullopt, 0}};
   LaunchOverride o;
   o.grid = {"s.rows"};
   o.block = {"min(s.cols, 256)"};

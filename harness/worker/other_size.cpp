@@ -44,9 +44,9 @@ std::vector<IntegerSlot> integer_slots(const Capture& c, const std::vector<Param
   std::vector<IntegerSlot> out;
   for (size_t i = 0; i < c.args.size() && i < params.size(); ++i) {
     const CapturedArg& a = c.args[i];
-    if (a.kind == CapturedArg::Kind::Scalar) {
+    if (a.kind == ParamKind::Scalar) {
       if (auto s = slot_of(a.bytes, 0, params[i].type, i, params[i].name)) out.push_back(*s);
-    } else if (a.kind == CapturedArg::Kind::Record) {
+    } else if (a.kind == ParamKind::Record) {
       for (const Field& f : params[i].fields)
         if (f.offset >= 0)
           if (auto s = slot_of(a.bytes, static_cast<size_t>(f.offset), f.type, i, params[i].name + "." + f.name))
@@ -62,7 +62,7 @@ std::set<int64_t> extents(const Capture& c, const std::vector<ParamSpec>& params
   std::set<int64_t> out;
   for (size_t i = 0; i < c.args.size() && i < params.size(); ++i) {
     const CapturedArg& a = c.args[i];
-    if (a.kind != CapturedArg::Kind::Pointer || !a.buffer || *a.buffer < 0 ||
+    if (a.kind != ParamKind::Pointer || !a.buffer || *a.buffer < 0 ||
         static_cast<size_t>(*a.buffer) >= c.buffers.size())
       continue;
     uint64_t size = c.buffers[static_cast<size_t>(*a.buffer)].size;

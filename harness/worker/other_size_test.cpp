@@ -17,10 +17,10 @@ int32_t as_i32(const std::string& b) {
 }
 
 CapturedArg scalar(const std::string& name, std::string bytes) {
-  return {name, CapturedArg::Kind::Scalar, std::move(bytes), std::nullopt, 0};
+  return {name, ParamKind::Scalar, std::move(bytes), std::nullopt, 0};
 }
 CapturedArg pointer(const std::string& name, int buffer, uint64_t offset = 0) {
-  return {name, CapturedArg::Kind::Pointer, "", buffer, offset};
+  return {name, ParamKind::Pointer, "", buffer, offset};
 }
 ParamSpec spec(const std::string& name, ParamKind kind, int64_t size, const std::string& type, bool is_const = false) {
   return {name, kind, size, type, is_const, {}};
@@ -87,7 +87,7 @@ TEST(OtherSize, StructFieldsAndWideIntegers) {
   c.launch.grid = {8192, 1, 1};
   c.launch.block = {512, 1, 1};
   std::string shape = u64(8192) + u64(4096);
-  c.args = {{"shape", CapturedArg::Kind::Record, shape, std::nullopt, 0}, pointer("in", 0), pointer("out", 1)};
+  c.args = {{"shape", ParamKind::Record, shape, std::nullopt, 0}, pointer("in", 0), pointer("out", 1)};
   c.buffers = {{8192ull * 4096 * 4, "f32", "device", "h", "h"}, {8192ull * 4096 * 4, "f32", "device", "h", "h"}};
   ParamSpec s = spec("shape", ParamKind::Record, 16, "Shape");
   s.fields = {{"rows", "unsigned long", 0, 8}, {"cols", "unsigned long", 8, 8}};

@@ -255,7 +255,7 @@ bool Session::judge_fuzzed(Job& job) {
       }
       for (size_t i = 0; i < c.args.size(); ++i) {
         DType dt = (*t.params)[i].dtype();
-        if (c.args[i].kind != CapturedArg::Kind::Scalar || !dt.is_float()) continue;
+        if (c.args[i].kind != ParamKind::Scalar || !dt.is_float()) continue;
         std::string bytes = c.args[i].bytes;
         fuzz_floats(bytes, dt, seed + 1000 + i);
         in.scalars[i] = bytes;

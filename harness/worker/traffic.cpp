@@ -24,7 +24,7 @@ uint64_t compulsory_bytes(const Capture& capture, const std::set<int>& unread, c
                           const std::vector<std::string>& after) {
   std::vector<uint64_t> lowest(capture.buffers.size(), std::numeric_limits<uint64_t>::max());
   for (const auto& arg : capture.args)
-    if (arg.kind == CapturedArg::Kind::Pointer && arg.buffer && *arg.buffer >= 0 &&
+    if (arg.kind == ParamKind::Pointer && arg.buffer && *arg.buffer >= 0 &&
         static_cast<size_t>(*arg.buffer) < lowest.size())
       lowest[static_cast<size_t>(*arg.buffer)] = std::min(lowest[static_cast<size_t>(*arg.buffer)], arg.offset);
   uint64_t total = 0;

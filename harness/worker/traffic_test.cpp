@@ -7,7 +7,7 @@ namespace {
 
 CapturedArg pointer(int buffer, uint64_t offset = 0) {
   CapturedArg a;
-  a.kind = CapturedArg::Kind::Pointer;
+  a.kind = ParamKind::Pointer;
   a.buffer = buffer;
   a.offset = offset;
   return a;

@@ -103,7 +103,7 @@ struct Builder {
     c.launch.block = block;
   }
   void scalar(const std::string& name, std::string bytes) {
-    c.args.push_back({name, CapturedArg::Kind::Scalar, std::move(bytes), std::nullopt, 0});
+    c.args.push_back({name, ParamKind::Scalar, std::move(bytes), std::nullopt, 0});
   }
   int buffer(const std::string& before, const std::string& after) {
     auto b = store.put_blob(before);
@@ -113,7 +113,7 @@ struct Builder {
     return static_cast<int>(c.buffers.size() - 1);
   }
   void pointer(const std::string& name, int buffer, uint64_t offset = 0) {
-    c.args.push_back({name, CapturedArg::Kind::Pointer, "", buffer, offset});
+    c.args.push_back({name, ParamKind::Pointer, "", buffer, offset});
   }
   void global(const std::string& name, const std::string& value) {
     auto h = store.put_blob(value);

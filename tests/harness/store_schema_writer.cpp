@@ -31,11 +31,11 @@ int main() {
   c.launch.grid = {2, 1, 1};
   c.launch.block = {8, 1, 1};
   c.shape = "xxh64:0123456789abcdef";
-  c.args = {{"n", CapturedArg::Kind::Scalar, std::string("\x10\0\0\0", 4), std::nullopt, 0},
-            {"p", CapturedArg::Kind::Record, std::string(16, '\0'), std::nullopt, 0},
-            {"x", CapturedArg::Kind::Pointer, "", 0, 0},
-            {"y", CapturedArg::Kind::Pointer, "", 0, 32},
-            {"z", CapturedArg::Kind::Pointer, "", std::nullopt, 0}};
+  c.args = {{"n", ParamKind::Scalar, std::string("\x10\0\0\0", 4), std::nullopt, 0},
+            {"p", ParamKind::Record, std::string(16, '\0'), std::nullopt, 0},
+            {"x", ParamKind::Pointer, "", 0, 0},
+            {"y", ParamKind::Pointer, "", 0, 32},
+            {"z", ParamKind::Pointer, "", std::nullopt, 0}};
   c.buffers = {{64, "f32", "device", *blob, *after}};
   c.globals = {{"coeffs", 64, *blob, *blob}};
   c.bytes = 256;
