@@ -56,30 +56,58 @@ const VarDecl* loop_variable(const ForStmt* f) {
   return nullptr;
 }
 
+namespace {
+
+/// The same expression, structurally (in[j] and in[j], wherever written).
+bool same_expr(ASTContext& ctx, const Expr* x, const Expr* y) {
+  llvm::FoldingSetNodeID a, b;
+  x->IgnoreParenImpCasts()->Profile(a, ctx, /*Canonical=*/true);
+  y->IgnoreParenImpCasts()->Profile(b, ctx, /*Canonical=*/true);
+  return a == b;
+}
+
+/// Max when `cmp` holds for e above acc (e > acc, acc < e...), Min for e
+/// below it; nothing when it compares anything else.
+std::optional<ReduceOp> comparison_of(ASTContext& ctx, const BinaryOperator* cmp, const Expr* e, const Expr* acc) {
+  bool e_left = same_expr(ctx, cmp->getLHS(), e) && same_expr(ctx, cmp->getRHS(), acc);
+  bool e_right = same_expr(ctx, cmp->getRHS(), e) && same_expr(ctx, cmp->getLHS(), acc);
+  if (e_left == e_right) return std::nullopt;
+  bool e_greater = cmp->getOpcode() == BO_GT || cmp->getOpcode() == BO_GE;
+  if (e_right) e_greater = !e_greater;
+  return e_greater ? ReduceOp::Max : ReduceOp::Min;
+}
+
+}  // namespace
+
 std::optional<ReduceOp> selected_extreme(ASTContext& ctx, const Expr* acc, const ConditionalOperator* pick,
                                          const Expr*& value) {
   const auto* cmp = dyn_cast<BinaryOperator>(pick->getCond()->IgnoreParenImpCasts());
   if (!cmp || !cmp->isRelationalOp()) return std::nullopt;
-  // The same expression, structurally (in[j] and in[j], wherever written).
-  auto same = [&ctx](const Expr* x, const Expr* y) {
-    llvm::FoldingSetNodeID a, b;
-    x->IgnoreParenImpCasts()->Profile(a, ctx, /*Canonical=*/true);
-    y->IgnoreParenImpCasts()->Profile(b, ctx, /*Canonical=*/true);
-    return a == b;
-  };
   const Expr* t = pick->getTrueExpr();
   const Expr* f = pick->getFalseExpr();
-  bool e_when_true = same(f, acc);
-  if (!e_when_true && !same(t, acc)) return std::nullopt;
+  bool e_when_true = same_expr(ctx, f, acc);
+  if (!e_when_true && !same_expr(ctx, t, acc)) return std::nullopt;
   const Expr* e = e_when_true ? t : f;
-  bool e_left = same(cmp->getLHS(), e) && same(cmp->getRHS(), acc);
-  bool e_right = same(cmp->getRHS(), e) && same(cmp->getLHS(), acc);
-  if (e_left == e_right) return std::nullopt;
-  // The condition read as "e > acc" or "e < acc".
-  bool e_greater = cmp->getOpcode() == BO_GT || cmp->getOpcode() == BO_GE;
-  if (e_right) e_greater = !e_greater;
+  auto op = comparison_of(ctx, cmp, e, acc);
+  if (!op) return std::nullopt;
   value = e;
-  return e_greater == e_when_true ? ReduceOp::Max : ReduceOp::Min;
+  if (e_when_true) return op;
+  return *op == ReduceOp::Max ? ReduceOp::Min : ReduceOp::Max;
+}
+
+std::optional<ReduceOp> guarded_extreme(ASTContext& ctx, const IfStmt* s, const BinaryOperator*& assign) {
+  if (s->getElse() || s->getInit() || s->getConditionVariable()) return std::nullopt;
+  const Stmt* then = s->getThen();
+  if (const auto* block = dyn_cast<CompoundStmt>(then)) {
+    if (block->size() != 1) return std::nullopt;
+    then = block->body_front();
+  }
+  const auto* set = dyn_cast<BinaryOperator>(then);
+  const auto* cmp = dyn_cast<BinaryOperator>(s->getCond()->IgnoreParenImpCasts());
+  if (!set || set->getOpcode() != BO_Assign || !cmp || !cmp->isRelationalOp()) return std::nullopt;
+  auto op = comparison_of(ctx, cmp, set->getRHS(), set->getLHS());
+  if (op) assign = set;
+  return op;
 }
 
 bool is_zero(ASTContext& ctx, const Expr* init) {

@@ -40,6 +40,13 @@ const clang::VarDecl* loop_variable(const clang::ForStmt* f);
 std::optional<ReduceOp> selected_extreme(clang::ASTContext& ctx, const clang::Expr* acc,
                                          const clang::ConditionalOperator* pick, const clang::Expr*& value);
 
+/// Max for `if (e > acc) acc = e;` (braced or not, any order of the
+/// comparison's operands), Min for `if (e < acc) acc = e;`; nothing for any
+/// other if (an else, a second statement, another comparison). `assign` is
+/// the assignment.
+std::optional<ReduceOp> guarded_extreme(clang::ASTContext& ctx, const clang::IfStmt* s,
+                                        const clang::BinaryOperator*& assign);
+
 /// A constant zero, evaluated by clang; in a template, a literal 0 (T total = 0).
 bool is_zero(clang::ASTContext& ctx, const clang::Expr* init);
 

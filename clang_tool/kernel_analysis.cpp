@@ -157,6 +157,9 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
   }
 
   bool VisitIfStmt(IfStmt* s) {
+    // if (e > acc) acc = e; : a max (or a min) as much as acc = e > acc ? e : acc is.
+    if (const BinaryOperator* assign = nullptr; auto op = ast::guarded_extreme(ctx_, s, assign))
+      reduction_candidate(assign->getLHS(), *op, assign->getRHS(), s);
     std::vector<const BinaryOperator*> conds;
     ast::collect_conjuncts(s->getCond()->IgnoreParenImpCasts(), conds);
     for (const BinaryOperator* c : conds) {
@@ -453,7 +456,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     return static_cast<int>(out_.loops.size()) - 1;
   }
 
-  void reduction_candidate(const Expr* lhs, ReduceOp op, const Expr* value, const Expr* stmt) {
+  void reduction_candidate(const Expr* lhs, ReduceOp op, const Expr* value, const Stmt* stmt) {
     if (loops_.empty()) return;
     const auto* ref = dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts());
     const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;

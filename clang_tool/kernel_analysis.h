@@ -54,7 +54,8 @@ struct Guard {
 };
 
 /// A binary accumulation `acc += e`, `acc *= e`, `acc = fmaxf(acc, e)`, `acc = max(acc, e)`,
-/// `acc = e > acc ? e : acc` (and the other ?: spellings of a max or a min).
+/// `acc = e > acc ? e : acc` (and the other ?: spellings of a max or a min),
+/// `if (e > acc) acc = e;` (the statement is then the whole if).
 /// How a reduction combines: the running sum, product, maximum or minimum.
 enum class ReduceOp { Sum, Product, Max, Min };
 

@@ -166,8 +166,10 @@ TEST_F(Analysis, APointerWalkIsNoRunningSum) {
 })";
   auto a = analyze("src/softmax.cu:nnops::softmax_rows_kernel", candidate);
   ASSERT_EQ(a.loops.size(), 1u);
-  ASSERT_EQ(a.loops[0].reductions.size(), 1u);
+  ASSERT_EQ(a.loops[0].reductions.size(), 2u);
   EXPECT_EQ(a.loops[0].reductions[0].acc, "total");
+  EXPECT_EQ(a.loops[0].reductions[1].acc, "best");
+  EXPECT_EQ(a.loops[0].reductions[1].op, ReduceOp::Min) << "kept with an if";
 }
 
 // Stores the accesses do not show: through a dereference, an arrow, a
@@ -192,6 +194,36 @@ TEST_F(Analysis, StoresThroughAnythingButASubscriptAreIndirectWrites) {
   std::vector<std::string> targets;
   for (const auto& w : a.indirect_writes) targets.push_back(w.text);
   EXPECT_EQ(targets, (std::vector<std::string>{"*out", "(y + cols)[i]", "r"}));
+}
+
+// `if (v > best) best = v;` keeps the larger as much as the ?: spelling
+// does; an else, a second statement or another comparison make it something
+// else.
+TEST_F(Analysis, AnIfThatKeepsTheLargerIsAMax) {
+  const std::string candidate = R"(__global__ void softmax_rows_kernel(int rows, int cols, const float* x, float* y) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= cols) return;
+  float best = x[j], least = x[j], other = 0.0f, last = 0.0f;
+  for (int i = 1; i < rows; ++i) {
+    const float v = x[i * cols + j];
+    if (v > best) best = v;
+    if (least > v) {
+      least = v;
+    }
+    if (v > other) other = v; else other = 0.0f;
+    if (v > last) { last = v; y[j] = v; }
+  }
+  y[j] = best + least + other + last;
+})";
+  auto a = analyze("src/softmax.cu:nnops::softmax_rows_kernel", candidate);
+  ASSERT_EQ(a.loops.size(), 1u);
+  ASSERT_EQ(a.loops[0].reductions.size(), 2u);
+  EXPECT_EQ(a.loops[0].reductions[0].acc, "best");
+  EXPECT_EQ(a.loops[0].reductions[0].op, ReduceOp::Max);
+  EXPECT_EQ(a.loops[0].reductions[0].value.text, "v");
+  EXPECT_EQ(a.loops[0].reductions[0].statement.text, "if (v > best) best = v");
+  EXPECT_EQ(a.loops[0].reductions[1].acc, "least");
+  EXPECT_EQ(a.loops[0].reductions[1].op, ReduceOp::Min);
 }
 
 }  // namespace

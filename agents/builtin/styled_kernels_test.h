@@ -1,5 +1,5 @@
 // Fixture of the tests on tests/projects/styles (configured by the ctest
-// fixture "styles"): eight computations, each written several ways.
+// fixture "styles"): nine computations, each written several ways.
 #ifndef STARK_AGENTS_BUILTIN_STYLED_KERNELS_TEST_H
 #define STARK_AGENTS_BUILTIN_STYLED_KERNELS_TEST_H
 
