@@ -45,6 +45,18 @@ std::string candidate_key(const std::string& source, const LaunchOverride& launc
   return content_hash(source + "\n" + nlohmann::json(launch).dump());
 }
 
+/// Each list's first element, then each list's second, and so on.
+template <typename T>
+std::vector<T> round_robin(const std::vector<std::vector<T>>& lists) {
+  std::vector<T> out;
+  for (size_t rank = 0;; ++rank) {
+    size_t before = out.size();
+    for (const auto& list : lists)
+      if (rank < list.size()) out.push_back(list[rank]);
+    if (out.size() == before) return out;
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> BuiltinTeam::applied_on(const std::string& source, const LaunchOverride& launch) {
@@ -60,8 +72,12 @@ Expected<std::vector<std::string>> BuiltinTeam::options(const Kernel& kernel, co
   if (!a) return a.error();
   Subject s{&kernel, source, launch, a->get(), gpu, applied_on(source, launch), scalars};
   // Structural strategies with all their parameter sets first (they are the
-  // big wins and the parameters matter); then each polish strategy's first
-  // set; then the polish alternatives. Within each group, what eases the
+  // big wins and the parameters matter), each family's first set before any
+  // family's second, so that the first attempts reach every family the kernel
+  // fits (on the H100, mean over a middle dimension: four block-per-row sets
+  // and nine polish attempts came before split-reduction's first set, the one
+  // that gained, docs/gpu-runs/2026-12-07-h100-split-reduction); then each
+  // polish strategy's first set; then the polish alternatives. Within each group, what eases the
   // limiter the node's profile names comes first (limiter.h).
   // (Ranking fast-math first where expf sits in a loop was measured on the
   // H200 and dropped: on softmax's row-cached variants it was slower in 6 of
@@ -80,14 +96,20 @@ Expected<std::vector<std::string>> BuiltinTeam::options(const Kernel& kernel, co
   const builtin::Limiter limiter = builtin::diagnose(profile).limiter;
   using Option = std::pair<const Strategy*, std::string>;
   std::vector<Option> structural, polish, alternatives;
+  std::vector<std::vector<Option>> families;  // the structural ones, each in its own order
   for (const auto& strategy : catalogue()) {
     auto sets = strategy->candidates(s);
     sets.erase(std::remove_if(sets.begin(), sets.end(), [&](const Params& p) { return !respects_code(*strategy, p); }),
                sets.end());
-    bool big = builtin::is_structural(*strategy);
-    for (size_t i = 0; i < sets.size(); ++i)
-      (big ? structural : i == 0 ? polish : alternatives).emplace_back(strategy.get(), label(*strategy, sets[i]));
+    if (sets.empty()) continue;
+    if (builtin::is_structural(*strategy)) families.emplace_back();
+    for (size_t i = 0; i < sets.size(); ++i) {
+      Option o{strategy.get(), label(*strategy, sets[i])};
+      if (builtin::is_structural(*strategy)) families.back().push_back(std::move(o));
+      else (i == 0 ? polish : alternatives).push_back(std::move(o));
+    }
   }
+  structural = round_robin(families);
   std::vector<std::string> out;
   for (auto* group : {&structural, &polish, &alternatives}) {
     std::stable_partition(group->begin(), group->end(), [&](const Option& o) { return o.first->eases(limiter); });

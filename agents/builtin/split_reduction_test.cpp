@@ -5,9 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "agents/builtin/catalogue.h"
 #include "agents/builtin/styled_kernels_test.h"
 #include "clang_tool/kernel_analysis.h"
 
@@ -69,6 +72,33 @@ TEST_F(SplitReductionStrategy, AWritingLoopIsDealtOutWithoutACombine) {
   EXPECT_EQ(count(v, "for (int c = threadIdx.y; c < channels; c += blockDim.y)"), 2u) << v;
   EXPECT_EQ(count(v, "squares = stark_channel_rms_norm_split_sum_f32(squares);"), 1u) << v;
   EXPECT_EQ(count(v, "threadIdx.y == 0"), 0u) << "every store is in a dealt-out loop";
+}
+
+// A column mean is also a thread-per-row kernel to block-per-row (its column
+// the row): each structural family's first set comes before any family's
+// second, so the first attempts reach both (on the H100 the four
+// block-per-row sets came first and were all slower than the original).
+TEST_F(SplitReductionStrategy, EveryFamilysFirstSetComesBeforeAnyFamilysSecond) {
+  BuiltinTeam team(manifest_->source_root, setup());
+  const Kernel& k = kernel("src/column_reduce.cu:styles::column_mean_batched");
+  auto options = team.options(k, source(k), {}, testing::kH200);
+  ASSERT_TRUE(options) << options.error().message;
+  std::map<std::string, int> seen;  // family -> sets so far
+  int rank = 0;
+  for (const auto& label : *options) {
+    auto parsed = builtin::parse_label(label);
+    ASSERT_TRUE(parsed) << label;
+    const builtin::Strategy* strategy = builtin::find_strategy(parsed->first);
+    ASSERT_NE(strategy, nullptr) << label;
+    if (!builtin::is_structural(*strategy)) break;
+    int mine = seen[parsed->first]++;
+    EXPECT_GE(mine, rank) << label << " comes after a family's set of rank " << rank << ": "
+                          << ::testing::PrintToString(*options);
+    rank = std::max(rank, mine);
+  }
+  EXPECT_GE(seen["block-per-row"], 2) << ::testing::PrintToString(*options);
+  EXPECT_GE(seen["split-reduction"], 2) << ::testing::PrintToString(*options);
+  EXPECT_EQ(options->at(1).rfind("split-reduction(", 0), 0u) << ::testing::PrintToString(*options);
 }
 
 // What threads cannot share, each with the reason the strategy gives: the
