@@ -110,6 +110,21 @@ std::optional<ReduceOp> guarded_extreme(ASTContext& ctx, const IfStmt* s, const 
   return op;
 }
 
+bool names_storage(const Expr* target) {
+  const Expr* e = target->IgnoreParenImpCasts();
+  if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) {
+    const auto* base = dyn_cast<DeclRefExpr>(sub->getBase()->IgnoreParenImpCasts());
+    return base && isa<VarDecl>(base->getDecl());
+  }
+  while (const auto* m = dyn_cast<MemberExpr>(e)) {
+    if (m->isArrow()) return false;
+    e = m->getBase()->IgnoreParenImpCasts();
+  }
+  const auto* ref = dyn_cast<DeclRefExpr>(e);
+  const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+  return var && !var->getType()->isReferenceType();
+}
+
 bool is_zero(ASTContext& ctx, const Expr* init) {
   const Expr* e = init->IgnoreParenImpCasts();
   if (!e->isValueDependent()) {

@@ -47,6 +47,12 @@ std::optional<ReduceOp> selected_extreme(clang::ASTContext& ctx, const clang::Ex
 std::optional<ReduceOp> guarded_extreme(clang::ASTContext& ctx, const clang::IfStmt* s,
                                         const clang::BinaryOperator*& assign);
 
+/// Whether a store to `target` stays in a variable of the kernel's own or
+/// goes through `p[i]` of a named pointer (an Access): `x`, `s.f`, `buf[k]`.
+/// Anything else (`*p`, `p->f`, a reference, `(p + k)[i]`) is memory the
+/// accesses do not show.
+bool names_storage(const clang::Expr* target);
+
 /// A constant zero, evaluated by clang; in a template, a literal 0 (T total = 0).
 bool is_zero(clang::ASTContext& ctx, const clang::Expr* init);
 

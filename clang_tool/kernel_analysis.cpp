@@ -302,31 +302,12 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
       (local ? out_.local_accesses : out_.accesses).push_back(acc);
     }
     for (const Expr* target : written_)
-      if (!names_storage(target)) out_.indirect_writes.push_back(snip(target->getSourceRange()));
+      if (!ast::names_storage(target)) out_.indirect_writes.push_back(snip(target->getSourceRange()));
     std::sort(out_.indirect_writes.begin(), out_.indirect_writes.end(),
               [](const Snippet& a, const Snippet& b) { return a.begin < b.begin; });
   }
 
  private:
-  /// Whether a store to `target` stays in a variable of the kernel's own or
-  /// goes through `p[i]` of a named pointer (an Access): `x`, `s.f`, `buf[k]`.
-  /// Anything else (`*p`, `p->f`, a reference, `(p + k)[i]`) is memory the
-  /// accesses do not show.
-  static bool names_storage(const Expr* target) {
-    const Expr* e = target->IgnoreParenImpCasts();
-    if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) {
-      const auto* base = dyn_cast<DeclRefExpr>(sub->getBase()->IgnoreParenImpCasts());
-      return base && isa<VarDecl>(base->getDecl());
-    }
-    while (const auto* m = dyn_cast<MemberExpr>(e)) {
-      if (m->isArrow()) return false;
-      e = m->getBase()->IgnoreParenImpCasts();
-    }
-    const auto* ref = dyn_cast<DeclRefExpr>(e);
-    const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
-    return var && !var->getType()->isReferenceType();
-  }
-
   /// Whether `f` is a statement of the kernel body itself.
   bool enclosing_statement_is_top(const ForStmt* f) const {
     for (const auto& parent : ctx_.getParents(*f))

@@ -121,9 +121,6 @@ std::vector<const Reduction*> reductions_in(const KernelAnalysis& a, size_t inde
   return out;
 }
 
-/// Whether loop `index` (depth 0) accumulates into a variable that outlives it.
-bool reduces_across(const KernelAnalysis& a, size_t index) { return !reductions_in(a, index).empty(); }
-
 /// Whether loop `index` (depth 0) or a loop inside it stores into memory.
 bool stores_in(const KernelAnalysis& a, size_t index) {
   for (const auto* list : {&a.accesses, &a.local_accesses})
@@ -132,12 +129,12 @@ bool stores_in(const KernelAnalysis& a, size_t index) {
   return false;
 }
 
-/// The partial results loop `l` (depth 0) leaves: the reductions in it and
-/// in its inner loops whose accumulator lives outside it, each read nowhere
-/// in the loop but in its own updates. Error: why the loop cannot be split.
-Expected<std::vector<Partial>> partials_of(const KernelAnalysis& a, const BodyTokens& body, size_t index) {
+/// The partial results loop `index` (depth 0) leaves, from `all` (its
+/// reductions_in): each accumulator once, read nowhere in the loop but in its
+/// own updates. Error: why the loop cannot be split.
+Expected<std::vector<Partial>> partials_of(const KernelAnalysis& a, const BodyTokens& body, size_t index,
+                                           const std::vector<const Reduction*>& all) {
   const Loop& l = a.loops[index];
-  std::vector<const Reduction*> all = reductions_in(a, index);
   std::vector<Partial> out;
   for (const Reduction* r : all) {
     if (!r->acc_declaration.valid()) return Error{fmt::format("the accumulator '{}' is not a local", r->acc)};
@@ -198,8 +195,9 @@ Expected<Split> plan(const KernelAnalysis& a) {
   for (size_t i = 0; i < a.loops.size(); ++i) {
     const Loop& l = a.loops[i];
     if (l.depth != 0) continue;
-    if (!reduces_across(a, i) && !stores_in(a, i)) continue;  // runs in every thread, as before
-    auto partials = partials_of(a, body, i);
+    auto reductions = reductions_in(a, i);
+    if (reductions.empty() && !stores_in(a, i)) continue;  // runs in every thread, as before
+    auto partials = partials_of(a, body, i, reductions);
     if (!partials) return partials.error();
     if (l.var.empty() || l.var_type.empty() || !l.unit_step || !l.bound.valid())
       return Error{"a loop that does not declare its variable and step it by one to a bound"};
