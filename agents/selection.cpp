@@ -12,6 +12,16 @@ int pending(const std::map<int, int>& in_flight, int id) {
   return it == in_flight.end() ? 0 : it->second;
 }
 
+// True when a child of the node is correct and faster than it. An untimed
+// node counts as beaten: there is nothing to compare with.
+bool beaten(const SearchTree& tree, const SearchNode& n) {
+  if (!n.time_us) return true;
+  return std::any_of(n.children.begin(), n.children.end(), [&](int c) {
+    const SearchNode& child = tree.node(c);
+    return child.state == NodeState::Correct && child.time_us && *child.time_us < *n.time_us;
+  });
+}
+
 }  // namespace
 
 bool is_selectable(const SearchTree& tree, int id, const SelectionRules& rules, const std::map<int, int>& in_flight) {
@@ -21,11 +31,13 @@ bool is_selectable(const SearchTree& tree, int id, const SelectionRules& rules, 
   if (exhausted) return false;  // the role that expands it (plan, or debug for a failed node) has nothing more
   if (id == 0) {
     // Only children that produced a candidate use up the root's slots: a
-    // plan lost to a failing API is no idea explored.
+    // plan lost to a failing API is no idea explored. Until one of them is
+    // faster than the original the root stays open: refining ideas that all
+    // lost to the original is the worse use of an attempt.
     int tried = pending(in_flight, id);
     for (int c : n.children)
       tried += !tree.node(c).candidate().source.empty() && tree.node(c).status != NodeStatus::Duplicate;
-    return n.healthy() && tried < rules.n_root;
+    return n.healthy() && (tried < rules.n_root || !beaten(tree, n));
   }
   if (!n.healthy() && n.candidate().source.empty()) return false;  // failed before writing code: nothing to debug
   if (n.status == NodeStatus::Duplicate) return false;  // nothing wrong with it to debug, nothing new to build on

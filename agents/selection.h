@@ -14,7 +14,7 @@ namespace stark {
 /// The knobs of the search (docs/design.md, "The search"); the defaults are
 /// the paper's values.
 struct SelectionRules {
-  int n_root = 5;         // the root may have at most this many children
+  int n_root = 5;         // the root may have at most this many children, once one beats it
   int n_child = 3;        // a node with more children than this, all failed, is pruned
   double epsilon = 0.35;  // probability of exploring a uniformly chosen expandable leaf
   int top_r = 3;          // the fastest nodes the plan role sees (its leaderboard)

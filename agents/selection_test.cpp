@@ -34,17 +34,43 @@ TEST(Selection, GreedyPicksTheFastestNode) {
   EXPECT_EQ(s->expansion, Expansion::PlanCode);
 }
 
-TEST(Selection, RootIsThrottled) {
-  SearchTree t = root_tree(10);  // the root is the fastest, but may have only n_root children
-  for (int i = 0; i < 5; ++i) t.add(node(0, NodeState::Correct, 50 + i));
+TEST(Selection, RootIsThrottledOnceAChildBeatsIt) {
+  SearchTree t = root_tree(100);
+  for (int i = 0; i < 4; ++i) t.add(node(0, NodeState::Correct, 150 + i));
+  t.add(node(0, NodeState::Correct, 90));  // faster than the original
   std::mt19937_64 rng(1);
   SelectionRules greedy{5, 3, 0.0};
   EXPECT_FALSE(is_selectable(t, 0, greedy, {}));
-  EXPECT_EQ(select_node(t, greedy, rng)->node, 1);
-  SearchTree u = root_tree(10);
-  for (int i = 0; i < 4; ++i) u.add(node(0, NodeState::Correct, 50));
+  EXPECT_EQ(select_node(t, greedy, rng)->node, 5);
+  SearchTree u = root_tree(100);
+  for (int i = 0; i < 3; ++i) u.add(node(0, NodeState::Correct, 150));
+  u.add(node(0, NodeState::Correct, 50));
   EXPECT_TRUE(is_selectable(u, 0, greedy, {}));
   EXPECT_FALSE(is_selectable(u, 0, greedy, {{0, 1}}));  // an expansion in flight counts
+}
+
+TEST(Selection, ARootNoChildBeatsStaysOpen) {
+  // Five ideas, all slower than the original or wrong: a sixth from the
+  // root, not a refinement of a loser.
+  SearchTree t = root_tree(10);
+  for (int i = 0; i < 4; ++i) t.add(node(0, NodeState::Correct, 50 + i));
+  t.add(node(0, NodeState::Failed));
+  std::mt19937_64 rng(1);
+  SelectionRules greedy{5, 3, 0.0};
+  EXPECT_TRUE(is_selectable(t, 0, greedy, {}));
+  EXPECT_EQ(select_node(t, greedy, rng)->node, 0);
+  // An equally fast child does not beat it either.
+  SearchTree u = root_tree(10);
+  for (int i = 0; i < 5; ++i) u.add(node(0, NodeState::Correct, 10));
+  EXPECT_TRUE(is_selectable(u, 0, greedy, {}));
+}
+
+TEST(Selection, AnUntimedRootIsThrottledAsThePaperSays) {
+  SearchNode root;
+  root.state = NodeState::Untimed;
+  SearchTree t(root);
+  for (int i = 0; i < 5; ++i) t.add(node(0, NodeState::Untimed));
+  EXPECT_FALSE(is_selectable(t, 0, SelectionRules{}, {}));
 }
 
 TEST(Selection, DeadBranchesArePruned) {
