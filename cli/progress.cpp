@@ -41,12 +41,26 @@ std::string elide(std::string_view s, size_t max) {
 
 std::string first_line(std::string_view s) { return std::string(s.substr(0, s.find('\n'))); }
 
-/// "compile 2.1 s, judge 4.0 s, sanitize 9.3 s", in the order they run.
+/// "queued 3.1, load 0.2, correctness 0.9": where the judge's time went,
+/// waiting for a worker and then the worker's phases, in the order they run.
+std::string judge_parts(const std::map<std::string, double>& seconds) {
+  std::string out;
+  for (const char* part : {"queued", "load", "correctness", "other_sizes", "fuzz", "timing", "recheck"})
+    if (auto it = seconds.find(fmt::format("judge.{}", part)); it != seconds.end() && it->second >= 0.05)
+      out += fmt::format("{}{} {:.1f}", out.empty() ? "" : ", ", part, it->second);
+  return out;
+}
+
+/// "compile 2.1 s, judge 4.0 s (queued 3.1, timing 0.6), sanitize 9.3 s", in the order they run.
 std::string phase_times(const std::map<std::string, double>& seconds) {
   std::string out;
-  for (const char* phase : {"compile", "judge", "gates", "sanitize"})
-    if (auto it = seconds.find(phase); it != seconds.end())
-      out += fmt::format("{}{} {:.1f} s", out.empty() ? "" : ", ", phase, it->second);
+  for (const char* phase : {"compile", "judge", "gates", "sanitize"}) {
+    auto it = seconds.find(phase);
+    if (it == seconds.end()) continue;
+    out += fmt::format("{}{} {:.1f} s", out.empty() ? "" : ", ", phase, it->second);
+    if (std::string parts = judge_parts(seconds); phase == std::string_view("judge") && !parts.empty())
+      out += " (" + parts + ")";
+  }
   return out;
 }
 

@@ -45,7 +45,12 @@ void drive(ProgressDisplay& p) {
                     "ops.cu(9): error: tile\nmore"));
   p.attempt(attempt(2, NodeRole::Debug, NodeStatus::Accepted, 318.0, "declare the tile", ""));
   p.attempt(attempt(3, NodeRole::PlanCode, NodeStatus::Accepted, 224.0, "four float4 per thread", "",
-                    {{"sanitize", 9.31}, {"compile", 2.1}, {"judge", 4.0}}));
+                    {{"sanitize", 9.31},
+                     {"compile", 2.1},
+                     {"judge", 4.0},
+                     {"judge.timing", 1.0},
+                     {"judge.load", 0.01},
+                     {"judge.queued", 2.5}}));
   p.end_kernel(finished("src/ops.cu:saxpy", KernelStatus::Improved, 3, 412.0, 224.0));
   p.begin_kernel("src/h.cu:histogram", 5, 95.0);
   p.message("stark: warning: worker restarted");
@@ -137,9 +142,10 @@ TEST(Progress, VerboseKeepsEveryAttemptWithItsDiagnostic) {
   EXPECT_NE(out.find("[1/8] saxpy #1 plan+code compile_error: stage x in shared memory -- ops.cu(9): error: tile\n"),
             std::string::npos)
       << out;
-  // Where the evaluation's time went, in the order the phases run.
+  // Where the evaluation's time went, in the order the phases run (the
+  // judge's parts too, leaving out what took no time).
   EXPECT_NE(out.find("[3/8] saxpy #3 plan+code accepted 224 us (1.84x): four float4 per thread "
-                     "[compile 2.1 s, judge 4.0 s, sanitize 9.3 s]\n"),
+                     "[compile 2.1 s, judge 4.0 s (queued 2.5, timing 1.0), sanitize 9.3 s]\n"),
             std::string::npos)
       << out;
   EXPECT_EQ(out.find("more"), std::string::npos) << "only the first diagnostic line";

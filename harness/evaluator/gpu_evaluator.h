@@ -124,8 +124,9 @@ class GpuEvaluator final : public Evaluator {
   /// What the workers said of a request (worker_judge.cpp).
   struct GpuJudgement {
     EvaluateReply reply;
-    std::string lost;         // non-empty: the worker crashed or hung (the candidate's verdict)
-    std::string setup_error;  // non-empty: nothing could be asked (no verdict)
+    std::string lost;           // non-empty: the worker crashed or hung (the candidate's verdict)
+    std::string setup_error;    // non-empty: nothing could be asked (no verdict)
+    double queued_seconds = 0;  // waiting for a free worker
   };
   /// Sends `req` to a worker and reads its reply; asks again without other
   /// sizes when the original itself failed there (no verdict on the

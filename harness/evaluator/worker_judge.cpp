@@ -4,6 +4,8 @@
 // timings make its speedup.
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "harness/evaluator/gpu_evaluator.h"
 #include "harness/evaluator/profile_facts.h"
 #include "harness/evaluator/shipment.h"
@@ -25,6 +27,7 @@ GpuEvaluator::GpuJudgement GpuEvaluator::judge_on_workers(EvaluateRequest& req) 
       shipment = std::move(*s);
     }
     auto outcome = pool_->submit(request, shipment ? &*shipment : nullptr);
+    out.queued_seconds += outcome.queued_seconds;
     using Kind = WorkerProcess::Outcome::Kind;
     if (outcome.kind == Kind::NotStarted) {
       out.setup_error = outcome.detail;
@@ -86,6 +89,10 @@ void GpuEvaluator::judge_on_gpu(EvaluationRun& run) {
   if (!judged.lost.empty()) return run.reject(CheckName::NoCrash, judged.lost);
   const EvaluateReply& reply = judged.reply;
   run.end_phase("judge");
+  // Where the judge's time went: waiting for a worker, then the worker's phases.
+  run.e.seconds["judge.queued"] = judged.queued_seconds;
+  for (const auto& [phase, seconds] : reply.seconds)
+    if (std::isfinite(seconds) && seconds >= 0) run.e.seconds["judge." + phase] = seconds;
   if (reply.status == ReplyStatus::Error) return run.error(reply.detail);
   run.e.captures = reply.captures;
   add_measured_facts(run.e);

@@ -1,5 +1,7 @@
 #include "harness/evaluator/worker_pool.h"
 
+#include <chrono>
+
 #include <fmt/format.h>
 
 #include <future>
@@ -137,8 +139,11 @@ WorkerProcess::Outcome WorkerPool::submit(const nlohmann::json& request, const S
     body["op"] = op;
   }
   std::vector<std::string> losses;
+  double queued = 0;
   for (int attempt = 0;; ++attempt) {
+    auto waiting = std::chrono::steady_clock::now();
     size_t index = lease(attempt > 0);
+    queued += std::chrono::duration<double>(std::chrono::steady_clock::now() - waiting).count();
     Slot& slot = slots_[index];
     WorkerProcess::Outcome out;
     std::optional<WorkerProcess::Outcome> failed;
@@ -158,6 +163,7 @@ WorkerProcess::Outcome WorkerPool::submit(const nlohmann::json& request, const S
       else if (out.kind == Kind::Reply) ++slot.stats.served;
     }
     release(index);
+    out.queued_seconds = queued;
     // Lost (no answer, the process gone): re-queued. A hang (the watchdog)
     // or a refusal to start is the answer.
     if (out.kind != Kind::Crashed) return out;

@@ -47,6 +47,7 @@ TEST_F(WorkerPoolTest, ShippedCandidatesAreCheckedByWorkersWithoutAGpu) {
   // The phases that ran, timed; nothing was sanitized.
   EXPECT_EQ(e.seconds.count("compile"), 1u);
   EXPECT_EQ(e.seconds.count("judge"), 1u);
+  EXPECT_EQ(e.seconds.count("judge.queued"), 1u);
   EXPECT_EQ(e.seconds.count("sanitize"), 0u);
 
   // Sent once: two cubins and the capture's snapshots (x and y before the launch).

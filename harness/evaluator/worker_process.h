@@ -49,8 +49,9 @@ class WorkerProcess {
   struct Outcome {
     enum class Kind { Reply, Crashed, TimedOut, NotStarted };
     Kind kind = Kind::Reply;
-    nlohmann::json reply;  // Kind::Reply
-    std::string detail;    // otherwise: what happened, for the verdict
+    nlohmann::json reply;       // Kind::Reply
+    std::string detail;         // otherwise: what happened, for the verdict
+    double queued_seconds = 0;  // WorkerPool::submit: the wait for a free worker
   };
   /// Sends a request (followed by `payload`'s raw bytes, for "put") and
   /// waits up to `timeout` for its reply. Every request carries a sequence

@@ -11,15 +11,9 @@
 #include <vector>
 
 #include "harness/common/dtype.h"
+#include "harness/worker/memory.h"
 
 namespace stark::harness {
-
-/// Memory after a launch, as compared: buffers, guard damage, module variables.
-struct Memory {
-  std::vector<std::string> buffers;
-  std::vector<std::string> guard_damage;
-  std::vector<std::optional<std::string>> globals;
-};
 
 /// What the judge knows of each buffer.
 struct BufferInfo {

@@ -134,6 +134,7 @@ void to_json(json& j, const EvaluateReply& r) {
        {"captures", r.captures}};
   if (r.no_gpu) j["no_gpu"] = true;
   if (r.other_sizes_faulted) j["other_sizes_faulted"] = true;
+  if (!r.seconds.empty()) j["seconds"] = r.seconds;
 }
 void from_json(const json& j, EvaluateReply& r) {
   r = {};
@@ -149,6 +150,7 @@ void from_json(const json& j, EvaluateReply& r) {
   r.captures = j.value("captures", std::vector<CaptureEvaluation>{});
   r.no_gpu = j.value("no_gpu", false);
   r.other_sizes_faulted = j.value("other_sizes_faulted", false);
+  r.seconds = j.value("seconds", std::map<std::string, double>{});
 }
 
 std::string incomplete_reply(const EvaluateRequest& request, const EvaluateReply& reply) {

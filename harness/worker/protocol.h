@@ -102,6 +102,10 @@ struct EvaluateReply {
   /// ask again with other_sizes off (the worker exited; the fault is not
   /// the candidate's).
   bool other_sizes_faulted = false;
+  /// Wall seconds of each phase the worker ran ("load", "correctness",
+  /// "other_sizes", "fuzz", "timing", "recheck"): where a slow evaluation's
+  /// time went. Read for the progress line only, never for a verdict.
+  std::map<std::string, double> seconds;
   bool operator==(const EvaluateReply&) const = default;
 };
 

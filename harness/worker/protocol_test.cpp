@@ -52,6 +52,7 @@ TEST(Protocol, ReplyRoundTrip) {
   c.max_rel_err = 1e-7;
   c.bytes = 8u << 20;
   r.captures = {c};
+  r.seconds = {{"load", 0.25}, {"fuzz", 1.5}};
   nlohmann::json j = r;
   EXPECT_EQ(j["status"], "hang");
   EXPECT_EQ(j.get<EvaluateReply>(), r);

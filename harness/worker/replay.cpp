@@ -123,33 +123,35 @@ CUresult ReplayCapture::launch(CUfunction f, const LaunchDims& dims, const Repla
   return gpu_.launch(f, dims, args.pointers());
 }
 
-Expected<Snapshot> ReplayCapture::read(CUmodule module) {
+Expected<void> ReplayCapture::read(CUmodule module, Memory& out) {
   const CudaDriver& cu = gpu_.cu();
   CUstream s = gpu_.stream();
-  Snapshot snap;
   std::vector<std::string> front(buffers_.size()), back(buffers_.size());
+  out.buffers.resize(buffers_.size());
+  out.guard_damage.clear();
+  out.globals.clear();
   for (size_t i = 0; i < buffers_.size(); ++i) {
     Buffer& b = buffers_[i];
-    std::string data(b.size, '\0');
+    std::string& data = out.buffers[i];
+    data.resize(b.size);  // no fill where the pages are already there: the copy overwrites them
     front[i].assign(b.guard, '\0');
     back[i].assign(b.guard, '\0');
     CUresult e = cu.cuMemcpyDtoHAsync(data.data(), b.data(), b.size, s);
     if (e == CUDA_SUCCESS && b.guard > 0) e = cu.cuMemcpyDtoHAsync(front[i].data(), b.guarded.ptr(), b.guard, s);
     if (e == CUDA_SUCCESS && b.guard > 0) e = cu.cuMemcpyDtoHAsync(back[i].data(), b.data() + b.size, b.guard, s);
     if (e != CUDA_SUCCESS) return cuda_error(cu, e, "cannot read a buffer back from the GPU");
-    snap.buffers.push_back(std::move(data));
   }
   for (const auto& g : globals_) {
     CUdeviceptr p = 0;
     size_t size = 0;
     if (cu.cuModuleGetGlobal(&p, &size, module, g.name.c_str()) != CUDA_SUCCESS) {
-      snap.globals.emplace_back(std::nullopt);
+      out.globals.emplace_back(std::nullopt);
       continue;
     }
     std::string v(size, '\0');
     if (CUresult e = cu.cuMemcpyDtoHAsync(v.data(), p, size, s); e != CUDA_SUCCESS)
       return cuda_error(cu, e, "cannot read a module variable back");
-    snap.globals.emplace_back(std::move(v));
+    out.globals.emplace_back(std::move(v));
   }
   if (CUresult e = cu.cuStreamSynchronize(s); e != CUDA_SUCCESS) return cuda_error(cu, e, "reading results back");
   for (size_t i = 0; i < buffers_.size(); ++i) {
@@ -161,9 +163,9 @@ Expected<Snapshot> ReplayCapture::read(CUmodule module) {
     std::string d;
     if (f) d = fmt::format("{} bytes before the start", f);
     if (k) d += fmt::format("{}{} bytes after the end", d.empty() ? "" : " and ", k);
-    snap.guard_damage.push_back(d);
+    out.guard_damage.push_back(d);
   }
-  return snap;
+  return {};
 }
 
 }  // namespace stark::harness

@@ -13,11 +13,13 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/expected.h"
 #include "harness/store/capture_store.h"
 #include "harness/worker/gpu_context.h"
+#include "harness/worker/memory.h"
 
 namespace stark::harness {
 
@@ -26,19 +28,12 @@ inline constexpr uint8_t kPoison = 0xff;  // NaN in every float format, -1 in in
 /// Guard bytes around every buffer.
 inline constexpr uint8_t kCanary = 0xc3;
 
-/// The state of a replay's memory after a launch.
-struct Snapshot {
-  std::vector<std::string> buffers;
-  std::vector<std::string> guard_damage;            // per buffer: "" or "12 bytes after the end"
-  std::vector<std::optional<std::string>> globals;  // nullopt: the module has no such variable
-};
-
 /// How to set up memory before a launch.
 struct ReplayInputs {
-  std::set<int> poisoned;                 // filled with kPoison instead of their contents
-  std::map<int, std::string> replaced;    // other contents (fuzzed data)
-  std::map<size_t, std::string> scalars;  // other bytes for scalar arguments, by index
-  std::set<int> keep;                     // left as they are (inputs no launch can change)
+  std::set<int> poisoned;                    // filled with kPoison instead of their contents
+  std::map<int, std::string_view> replaced;  // other contents (fuzzed data), held by the caller
+  std::map<size_t, std::string> scalars;     // other bytes for scalar arguments, by index
+  std::set<int> keep;                        // left as they are (inputs no launch can change)
 };
 
 class ReplayCapture {
@@ -68,8 +63,9 @@ class ReplayCapture {
   Expected<void> prepare(const ReplayInputs& inputs, CUmodule module, bool canaries);
   /// Launches with the capture's arguments (scalars replaced as asked).
   CUresult launch(CUfunction f, const LaunchDims& dims, const ReplayInputs& inputs);
-  /// Copies everything back (after the stream drained).
-  Expected<Snapshot> read(CUmodule module);
+  /// Copies everything back (after the stream drained) into `out`, whose
+  /// buffers are reused where they are already large enough.
+  Expected<void> read(CUmodule module, Memory& out);
 
  private:
   struct Buffer {

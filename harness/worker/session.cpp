@@ -139,8 +139,14 @@ void Session::evict(const std::set<std::string>& keep) {
         oldest = it;
     if (oldest == replays_.end()) return;
     size_t freed = oldest->second.replay->device_bytes();
-    for (auto a = analyses_.begin(); a != analyses_.end();)
-      a = a->first.rfind(oldest->first + "\n", 0) == 0 ? analyses_.erase(a) : std::next(a);
+    for (auto a = analyses_.begin(); a != analyses_.end();) {
+      if (a->first.rfind(oldest->first + "\n", 0) != 0) {
+        ++a;
+        continue;
+      }
+      fuzz_cache_bytes_ -= a->second.fuzz_bytes;
+      a = analyses_.erase(a);
+    }
     replays_.erase(oldest);
     free_bytes += freed;
   }
@@ -181,8 +187,8 @@ EvaluateReply Session::run_once(const EvaluateRequest& r) {
   t.variant = *f;
   t.baseline = *f;
   t.variant_dims = t.baseline_dims = *dims;
-  Memory got;
-  Ran ran = run(t, true, {}, *m, r.watchdog_seconds, &got);
+  auto got = memory_.lend();
+  Ran ran = run(t, true, {}, *m, r.watchdog_seconds, &*got);
   if (ran.launch_error) return error(ran.detail);
   if (ran.result == GpuContext::WaitResult::Fault) reply.status = ReplyStatus::Fault;
   if (ran.result == GpuContext::WaitResult::Hang) reply.status = ReplyStatus::Hang;

@@ -13,6 +13,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -20,6 +21,7 @@
 #include "harness/worker/check_list.h"
 #include "harness/worker/gpu_context.h"
 #include "harness/worker/judge.h"
+#include "harness/worker/memory.h"
 #include "harness/worker/other_size.h"
 #include "harness/worker/protocol.h"
 #include "harness/worker/replay.h"
@@ -51,6 +53,17 @@ class Session {
     OtherSize size;
     Memory reference;
   };
+  /// One round of fuzzed inputs on a capture and the original's result on them.
+  struct FuzzRound {
+    std::vector<std::string> before;        // every buffer before the launch, the floating-point ones scaled
+    std::set<int> fuzzed;                   // the buffers of `before` that are not the capture's
+    std::map<size_t, std::string> scalars;  // floating-point scalar arguments, scaled
+    Memory reference;                       // the original's result on them
+    bool clean = true;                      // false: the original writes outside a buffer there: no reference
+    /// What a launch on these inputs is given (`unread` poisoned, as always).
+    ReplayInputs inputs(const std::set<int>& unread) const;
+    uint64_t bytes() const;
+  };
   /// What the original does on one capture (computed once per capture and cubin).
   struct Analysis {
     std::set<int> unread;     // poisoned for every candidate launch
@@ -62,6 +75,8 @@ class Session {
     std::string problem;                      // non-empty: this capture cannot be replayed
     std::optional<OtherSizeReference> other;  // nullopt: `no_other` says why
     std::string no_other;
+    std::map<std::pair<uint64_t, int>, FuzzRound> fuzz_rounds;  // by seed and round, while the budget lasts
+    uint64_t fuzz_bytes = 0;                                    // what they hold
   };
   struct Target {  // one capture, ready to run
     ReplayCapture* replay = nullptr;
@@ -130,6 +145,11 @@ class Session {
   bool judge_launches(Job& job);
   bool judge_other_sizes(Job& job);
   bool judge_fuzzed(Job& job);
+  /// Round `round` of fuzzed inputs on t's capture and the original's result
+  /// on them: kept in t's analysis while kFuzzCacheBytes allows (every
+  /// candidate is judged on the same ones), else made in `scratch`. nullptr
+  /// when the capture holds nothing floating point to fuzz.
+  Expected<const FuzzRound*> fuzz_round(Job& job, Target& t, int round, FuzzRound& scratch);
   bool time_launches(Job& job);  // session_timing.cpp
   bool recheck(Job& job);
   class TimingEvents;
@@ -145,7 +165,6 @@ class Session {
                      Judgement* judged = nullptr);
   Ran run(Target& t, bool variant, const ReplayInputs& inputs, CUmodule module, double watchdog_s, Memory* out);
   double watchdog(const Target& t, const EvaluateRequest& r) const;
-  static Memory to_memory(Snapshot s);
 
   SessionOptions options_;
   int device_;
@@ -162,6 +181,10 @@ class Session {
   std::map<std::string, Loaded> replays_;  // by store folder + capture id
   uint64_t clock_ = 0;
   std::map<std::string, Analysis> analyses_;
+  /// Host memory the analyses' fuzz rounds may hold, over all captures.
+  static constexpr uint64_t kFuzzCacheBytes = uint64_t{4} << 30;
+  uint64_t fuzz_cache_bytes_ = 0;
+  MemoryPool memory_;  // where launches' results are read back
   bool must_exit_ = false;
   bool other_size_faulted_ = false;  // the original faulted at a derived size in this request
 };

@@ -53,8 +53,23 @@ ReplayInputs candidate_inputs(const std::set<int>& unread) {
 EvaluateReply Session::evaluate(const EvaluateRequest& r) {
   Job job{r, {}, {}, {}, {}, nullptr, nullptr};
   job.reply.id = r.id;
+  auto started = std::chrono::steady_clock::now();
+  auto lap = [&](const char* phase) {
+    auto now = std::chrono::steady_clock::now();
+    job.reply.seconds[phase] = std::chrono::duration<double>(now - started).count();
+    started = now;
+  };
   if (auto stop = load_targets(job)) return *stop;
-  if (!judge_launches(job) || !judge_other_sizes(job) || !judge_fuzzed(job) || !time_launches(job) || !recheck(job))
+  lap("load");
+  // Each phase's time is recorded when it ends, however it ends.
+  auto phase = [&](const char* name, bool (Session::*step)(Job&)) {
+    bool go_on = (this->*step)(job);
+    lap(name);
+    return go_on;
+  };
+  if (!phase("correctness", &Session::judge_launches) || !phase("other_sizes", &Session::judge_other_sizes) ||
+      !phase("fuzz", &Session::judge_fuzzed) || !phase("timing", &Session::time_launches) ||
+      !phase("recheck", &Session::recheck))
     return job.reply.status == ReplyStatus::Error ? job.reply : job.finish();
   return job.finish();
 }
@@ -152,8 +167,8 @@ std::optional<EvaluateReply> Session::load_target(Job& job, const CaptureStore& 
 bool Session::judge_variant(Job& job, Target& t, const ReplayInputs& in, const std::vector<std::string>& before,
                             const Memory& reference, CheckName check_name, const std::string& label,
                             Judgement* judged) {
-  Memory got;
-  Ran ran = run(t, true, in, job.var_mod, watchdog(t, job.r), &got);
+  auto got = memory_.lend();
+  Ran ran = run(t, true, in, job.var_mod, watchdog(t, job.r), &*got);
   if (ran.launch_error) {
     job.checks.fail(CheckName::Launch, fmt::format("{}: {}", label, ran.detail));
     return false;
@@ -162,7 +177,7 @@ bool Session::judge_variant(Job& job, Target& t, const ReplayInputs& in, const s
     job.crashed(ran, label);
     return false;
   }
-  Judgement j = judge(t.analysis->info, before, reference, got, kPoison);
+  Judgement j = judge(t.analysis->info, before, reference, *got, kPoison);
   record(job.checks, j, check_name, label);
   if (judged) *judged = j;
   return true;
@@ -234,44 +249,82 @@ bool Session::judge_other_sizes(Job& job) {
   return true;
 }
 
-// 3. Fuzzed inputs: floating-point data and scalars scaled, both kernels run on them.
-bool Session::judge_fuzzed(Job& job) {
+ReplayInputs Session::FuzzRound::inputs(const std::set<int>& unread) const {
+  ReplayInputs in = candidate_inputs(unread);
+  for (int b : fuzzed) in.replaced[b] = before[static_cast<size_t>(b)];
+  in.scalars = scalars;
+  return in;
+}
+
+uint64_t Session::FuzzRound::bytes() const {
+  uint64_t n = 0;
+  for (const auto& b : before) n += b.size();
+  for (const auto& b : reference.buffers) n += b.size();
+  return n;
+}
+
+Expected<const Session::FuzzRound*> Session::fuzz_round(Job& job, Target& t, int round, FuzzRound& scratch) {
   const EvaluateRequest& r = job.r;
+  Analysis& a = *t.analysis;
+  const auto key = std::make_pair(r.seed, round);
+  if (auto it = a.fuzz_rounds.find(key); it != a.fuzz_rounds.end()) return &it->second;
+  const Capture& c = t.replay->capture();
+  auto fuzzable_buffer = [&](size_t b) {
+    return !a.unread.count(static_cast<int>(b)) && t.replay->dtype(static_cast<int>(b)).is_float();
+  };
+  auto fuzzable_scalar = [&](size_t i) {
+    return c.args[i].kind == ParamKind::Scalar && (*t.params)[i].dtype().is_float();
+  };
+  bool any = false;
+  for (size_t b = 0; b < a.before.size(); ++b) any |= fuzzable_buffer(b);
+  for (size_t i = 0; i < c.args.size(); ++i) any |= fuzzable_scalar(i);
+  if (!any) return nullptr;
+
+  const uint64_t seed =
+      r.seed ^ std::hash<std::string>{}(c.id) ^ (0x9e3779b97f4a7c15ull * static_cast<uint64_t>(round + 1));
+  FuzzRound f;
+  f.before = a.before;
+  for (size_t b = 0; b < f.before.size(); ++b) {
+    if (!fuzzable_buffer(b)) continue;
+    fuzz_floats(f.before[b], t.replay->dtype(static_cast<int>(b)), seed + b);
+    f.fuzzed.insert(static_cast<int>(b));
+  }
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    if (!fuzzable_scalar(i)) continue;
+    std::string bytes = c.args[i].bytes;
+    fuzz_floats(bytes, (*t.params)[i].dtype(), seed + 1000 + i);
+    f.scalars[i] = bytes;
+  }
+  Ran base = run(t, false, f.inputs(a.unread), job.base_mod, watchdog(t, r), &f.reference);
+  if (base.result != GpuContext::WaitResult::Done || base.launch_error)
+    return Error{fmt::format("capture {}: the original kernel failed on fuzzed inputs: {}", c.id, base.detail)};
+  f.clean = std::all_of(f.reference.guard_damage.begin(), f.reference.guard_damage.end(),
+                        [](const auto& d) { return d.empty(); });
+  if (uint64_t bytes = f.bytes(); fuzz_cache_bytes_ + bytes <= kFuzzCacheBytes) {
+    fuzz_cache_bytes_ += bytes;
+    a.fuzz_bytes += bytes;
+    return &(a.fuzz_rounds[key] = std::move(f));
+  }
+  scratch = std::move(f);
+  return &scratch;
+}
+
+// 3. Fuzzed inputs: floating-point data and scalars scaled, both kernels run
+// on them (the original once per capture and round, while memory allows).
+bool Session::judge_fuzzed(Job& job) {
   int fuzzed = 0;
-  for (int round = 0; round < r.fuzz_rounds; ++round) {
+  for (int round = 0; round < job.r.fuzz_rounds; ++round) {
     for (auto& t : job.targets) {
-      const Capture& c = t.replay->capture();
-      uint64_t seed =
-          r.seed ^ std::hash<std::string>{}(c.id) ^ (0x9e3779b97f4a7c15ull * static_cast<uint64_t>(round + 1));
-      ReplayInputs in = candidate_inputs(t.analysis->unread);
-      std::vector<std::string> before = t.analysis->before;
-      for (size_t b = 0; b < t.replay->buffer_count(); ++b) {
-        int bi = static_cast<int>(b);
-        if (in.poisoned.count(bi) || !t.replay->dtype(bi).is_float()) continue;
-        std::string data = t.replay->before(bi);
-        fuzz_floats(data, t.replay->dtype(bi), seed + b);
-        before[b] = data;
-        in.replaced[bi] = std::move(data);
-      }
-      for (size_t i = 0; i < c.args.size(); ++i) {
-        DType dt = (*t.params)[i].dtype();
-        if (c.args[i].kind != ParamKind::Scalar || !dt.is_float()) continue;
-        std::string bytes = c.args[i].bytes;
-        fuzz_floats(bytes, dt, seed + 1000 + i);
-        in.scalars[i] = bytes;
-      }
-      if (in.replaced.empty() && in.scalars.empty()) continue;
-      Memory ref;
-      Ran base = run(t, false, in, job.base_mod, watchdog(t, r), &ref);
-      if (base.result != GpuContext::WaitResult::Done || base.launch_error) {
-        job.error(fmt::format("capture {}: the original kernel failed on fuzzed inputs: {}", c.id, base.detail));
+      FuzzRound scratch;
+      auto f = fuzz_round(job, t, round, scratch);
+      if (!f) {
+        job.error(f.error().message);
         return false;
       }
-      bool clean =
-          std::all_of(ref.guard_damage.begin(), ref.guard_damage.end(), [](const auto& d) { return d.empty(); });
-      if (!clean) continue;  // the original itself misbehaves on these inputs: no reference
-      if (!judge_variant(job, t, in, before, ref, CheckName::Fuzz,
-                         fmt::format("{} (fuzzed, round {})", c.id, round + 1)))
+      if (!*f || !(*f)->clean) continue;  // nothing to fuzz, or the original misbehaves there: no reference
+      const FuzzRound& round_inputs = **f;
+      if (!judge_variant(job, t, round_inputs.inputs(t.analysis->unread), round_inputs.before, round_inputs.reference,
+                         CheckName::Fuzz, fmt::format("{} (fuzzed, round {})", t.replay->capture().id, round + 1)))
         return false;
       ++fuzzed;
     }
@@ -296,14 +349,14 @@ bool Session::recheck(Job& job) {
   if (job.checks.failed()) return false;
   for (auto& t : job.targets) {
     const std::string& id = t.replay->capture().id;
-    Memory again;
-    Ran ran = run(t, false, candidate_inputs(t.analysis->unread), job.base_mod, watchdog(t, job.r), &again);
+    auto again = memory_.lend();
+    Ran ran = run(t, false, candidate_inputs(t.analysis->unread), job.base_mod, watchdog(t, job.r), &*again);
     if (ran.result != GpuContext::WaitResult::Done || ran.launch_error) {
       job.error(
           fmt::format("capture {}: the original kernel failed when replayed after the candidate: {}", id, ran.detail));
       return false;
     }
-    if (!judge(t.analysis->info, t.analysis->before, t.analysis->reference, again, kPoison).ok()) {
+    if (!judge(t.analysis->info, t.analysis->before, t.analysis->reference, *again, kPoison).ok()) {
       job.checks.fail(CheckName::Recheck,
                       fmt::format("capture {}: the original, replayed after the candidate, no longer gives its own "
                                   "result: the candidate changed memory outside its buffers",

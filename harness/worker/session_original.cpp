@@ -11,10 +11,6 @@
 
 namespace stark::harness {
 
-Memory Session::to_memory(Snapshot s) {
-  return Memory{std::move(s.buffers), std::move(s.guard_damage), std::move(s.globals)};
-}
-
 double Session::watchdog(const Target& t, const EvaluateRequest& r) const {
   double ms = t.analysis ? t.analysis->launch_ms : 0;
   return std::max(r.watchdog_seconds, 50 * ms / 1000);
@@ -47,11 +43,8 @@ Session::Ran Session::run(Target& t, bool variant, const ReplayInputs& inputs, C
     must_exit_ = true;
     return ran;
   }
-  if (out) {
-    auto snap = t.replay->read(module);
-    if (!snap) return fault(snap.error().message);
-    *out = to_memory(std::move(*snap));
-  }
+  if (out)
+    if (auto read = t.replay->read(module, *out); !read) return fault(read.error().message);
   return ran;
 }
 
@@ -136,9 +129,9 @@ Expected<Memory> Session::run_original_timed(Target& t, CUmodule bm, const Evalu
   float ms = 0;
   cu.cuEventElapsedTime(&ms, start, stop);
   launch_ms = ms;
-  auto snap = t.replay->read(bm);
-  if (!snap) return snap.error();
-  return to_memory(std::move(*snap));
+  Memory normal;
+  if (auto read = t.replay->read(bm, normal); !read) return read.error();
+  return normal;
 }
 
 Expected<void> Session::find_unread(Target& t, CUmodule bm, const EvaluateRequest& r, Analysis& a,
@@ -152,12 +145,12 @@ Expected<void> Session::find_unread(Target& t, CUmodule bm, const EvaluateReques
     if (!a.info[b].writable) continue;
     ReplayInputs in;
     in.poisoned = {static_cast<int>(b)};
-    Memory poisoned;
-    Ran ran = run(probe, false, in, bm, wd, &poisoned);
+    auto poisoned = memory_.lend();
+    Ran ran = run(probe, false, in, bm, wd, &*poisoned);
     if (ran.result != GpuContext::WaitResult::Done || ran.launch_error)
       return Error{fmt::format("the original kernel failed on capture {} with {} poisoned: {}", c.id, a.info[b].name,
                                ran.detail)};
-    if (unread(a.info, static_cast<int>(b), normal, poisoned, kPoison)) a.unread.insert(static_cast<int>(b));
+    if (unread(a.info, static_cast<int>(b), normal, *poisoned, kPoison)) a.unread.insert(static_cast<int>(b));
   }
   a.reference = normal;
   if (a.unread.empty()) return {};
@@ -247,12 +240,12 @@ Expected<void> Session::analyse_other_size(Target& t, CUmodule bm, Analysis& a, 
   // grid: then the smaller problem is well defined. One that relies on the
   // grid matching the sizes does not, and its answer there is no oracle.
   if (!(size->original_dims == t.baseline_dims)) {
-    Memory wide;
-    auto wide_ok = original_at(t.baseline_dims, &wide);
+    auto wide = memory_.lend();
+    auto wide_ok = original_at(t.baseline_dims, &*wide);
     if (!wide_ok || !*wide_ok) return wide_ok ? Expected<void>{} : Expected<void>{wide_ok.error()};
     for (size_t b = 0; b < small.buffers.size(); ++b)
-      if (small.buffers[b] != wide.buffers[b] &&
-          !compare_buffer(small.buffers[b], wide.buffers[b], a.info[b].dtype, a.info[b].tolerance).ok) {
+      if (small.buffers[b] != wide->buffers[b] &&
+          !compare_buffer(small.buffers[b], wide->buffers[b], a.info[b].dtype, a.info[b].tolerance).ok) {
         a.no_other = fmt::format(
             "at {} the original's result depends on its grid, not only on its size arguments "
             "(it does not check them itself)",

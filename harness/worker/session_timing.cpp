@@ -103,13 +103,12 @@ bool Session::time_target(Job& job, Target& t, const TimingEvents& events, std::
     bool variant_first = it % 2 == 1;
     if (!launch_pair(job, t, in, events, variant_first)) return false;
     if (!variant_first && spots.count(it)) {
-      auto snap = t.replay->read(job.var_mod);
-      if (!snap) {
-        job.error(snap.error().message);
+      auto got = memory_.lend();
+      if (auto read = t.replay->read(job.var_mod, *got); !read) {
+        job.error(read.error().message);
         return false;
       }
-      Memory got = to_memory(std::move(*snap));
-      record(job.checks, judge(t.analysis->info, t.analysis->before, t.analysis->reference, got, kPoison),
+      record(job.checks, judge(t.analysis->info, t.analysis->before, t.analysis->reference, *got, kPoison),
              CheckName::TimedOutputs, fmt::format("{} (timed launch {})", id, it + 1));
       if (job.checks.failed()) return false;
       ++spot_checked;

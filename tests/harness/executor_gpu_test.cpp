@@ -40,6 +40,19 @@ TEST_F(LocalExecutorGpu, OneWorkerPerGpuJudgesByPathAndShipped) {
   EXPECT_EQ(by_path.workers().size(), by_path.workers().executor().size());
   Evaluation a = evaluate(by_path);
   EXPECT_EQ(a.verdict, Verdict::Accepted) << a.reason;
+  // Where the judge's time went: the wait for a worker, then each of its phases.
+  for (const char* phase : {"judge.queued", "judge.load", "judge.correctness", "judge.other_sizes", "judge.fuzz",
+                            "judge.timing", "judge.recheck"})
+    EXPECT_EQ(a.seconds.count(phase), 1u) << phase;
+  // The next candidate is judged on the same fuzzed inputs, which the worker
+  // kept with the original's result on them.
+  Evaluation again = evaluate(by_path);
+  EXPECT_EQ(again.verdict, Verdict::Accepted) << again.reason;
+  const Check* fuzz = nullptr;
+  for (const auto& c : again.checks)
+    if (c.name == CheckName::Fuzz) fuzz = &c;
+  ASSERT_NE(fuzz, nullptr);
+  EXPECT_EQ(fuzz->ok, true) << fuzz->detail;
 
   options.ship = true;
   GpuEvaluator shipped(p->manifest(), options);
