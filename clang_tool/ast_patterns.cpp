@@ -77,6 +77,24 @@ std::optional<ReduceOp> comparison_of(ASTContext& ctx, const BinaryOperator* cmp
   return e_greater ? ReduceOp::Max : ReduceOp::Min;
 }
 
+/// Whether `test` is true exactly when e is a NaN: isnan(e) (std::, or the
+/// C library's float and double spellings) or e != e.
+bool is_nan_test(ASTContext& ctx, const Expr* test, const Expr* e) {
+  test = test->IgnoreParenImpCasts();
+  if (const auto* call = dyn_cast<CallExpr>(test); call && call->getNumArgs() == 1) {
+    const FunctionDecl* f = call->getDirectCallee();
+    std::string n = f && f->getIdentifier() ? f->getName().str() : "";
+    // In a template, isnan(e) of a dependent e is a call to a name not yet resolved.
+    if (const auto* unresolved = dyn_cast<UnresolvedLookupExpr>(call->getCallee()->IgnoreParenImpCasts()))
+      n = unresolved->getName().getAsString();
+    bool nan_test = n == "isnan" || n == "isnanf" || n == "__isnan" || n == "__isnanf" || n == "__isnand";
+    return nan_test && same_expr(ctx, call->getArg(0), e);
+  }
+  if (const auto* ne = dyn_cast<BinaryOperator>(test); ne && ne->getOpcode() == BO_NE)
+    return same_expr(ctx, ne->getLHS(), e) && same_expr(ctx, ne->getRHS(), e);
+  return false;
+}
+
 }  // namespace
 
 std::optional<ReduceOp> selected_extreme(ASTContext& ctx, const Expr* acc, const ConditionalOperator* pick,
@@ -95,7 +113,8 @@ std::optional<ReduceOp> selected_extreme(ASTContext& ctx, const Expr* acc, const
   return *op == ReduceOp::Max ? ReduceOp::Min : ReduceOp::Max;
 }
 
-std::optional<ReduceOp> guarded_extreme(ASTContext& ctx, const IfStmt* s, const BinaryOperator*& assign) {
+std::optional<ReduceOp> guarded_extreme(ASTContext& ctx, const IfStmt* s, const BinaryOperator*& assign,
+                                        bool& nan_wins) {
   if (s->getElse() || s->getInit() || s->getConditionVariable()) return std::nullopt;
   const Stmt* then = s->getThen();
   if (const auto* block = dyn_cast<CompoundStmt>(then)) {
@@ -103,10 +122,24 @@ std::optional<ReduceOp> guarded_extreme(ASTContext& ctx, const IfStmt* s, const 
     then = block->body_front();
   }
   const auto* set = dyn_cast<BinaryOperator>(then);
+  if (!set || set->getOpcode() != BO_Assign) return std::nullopt;
   const auto* cmp = dyn_cast<BinaryOperator>(s->getCond()->IgnoreParenImpCasts());
-  if (!set || set->getOpcode() != BO_Assign || !cmp || !cmp->isRelationalOp()) return std::nullopt;
+  bool takes_nan = false;
+  if (cmp && cmp->getOpcode() == BO_LOr) {
+    // e > acc || isnan(e), either way round.
+    const Expr* l = cmp->getLHS()->IgnoreParenImpCasts();
+    const Expr* r = cmp->getRHS()->IgnoreParenImpCasts();
+    if (is_nan_test(ctx, r, set->getRHS())) cmp = dyn_cast<BinaryOperator>(l);
+    else if (is_nan_test(ctx, l, set->getRHS())) cmp = dyn_cast<BinaryOperator>(r);
+    else return std::nullopt;
+    takes_nan = true;
+  }
+  if (!cmp || !cmp->isRelationalOp()) return std::nullopt;
   auto op = comparison_of(ctx, cmp, set->getRHS(), set->getLHS());
-  if (op) assign = set;
+  if (op) {
+    assign = set;
+    nan_wins = takes_nan;
+  }
   return op;
 }
 

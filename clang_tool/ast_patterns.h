@@ -43,9 +43,11 @@ std::optional<ReduceOp> selected_extreme(clang::ASTContext& ctx, const clang::Ex
 /// Max for `if (e > acc) acc = e;` (braced or not, any order of the
 /// comparison's operands), Min for `if (e < acc) acc = e;`; nothing for any
 /// other if (an else, a second statement, another comparison). `assign` is
-/// the assignment.
+/// the assignment. `nan_wins` is set when the condition also takes a NaN
+/// (`e > acc || isnan(e)`, `e < acc || e != e`): a NaN becomes the result
+/// and stays, as torch's max and min keep it.
 std::optional<ReduceOp> guarded_extreme(clang::ASTContext& ctx, const clang::IfStmt* s,
-                                        const clang::BinaryOperator*& assign);
+                                        const clang::BinaryOperator*& assign, bool& nan_wins);
 
 /// Whether a store to `target` stays in a variable of the kernel's own or
 /// goes through `p[i]` of a named pointer (an Access): `x`, `s.f`, `buf[k]`.

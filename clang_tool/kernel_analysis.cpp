@@ -158,8 +158,10 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
 
   bool VisitIfStmt(IfStmt* s) {
     // if (e > acc) acc = e; : a max (or a min) as much as acc = e > acc ? e : acc is.
-    if (const BinaryOperator* assign = nullptr; auto op = ast::guarded_extreme(ctx_, s, assign))
-      reduction_candidate(assign->getLHS(), *op, assign->getRHS(), s);
+    const BinaryOperator* assign = nullptr;
+    bool nan_wins = false;
+    if (auto op = ast::guarded_extreme(ctx_, s, assign, nan_wins))
+      reduction_candidate(assign->getLHS(), *op, assign->getRHS(), s, nan_wins);
     std::vector<const BinaryOperator*> conds;
     ast::collect_conjuncts(s->getCond()->IgnoreParenImpCasts(), conds);
     for (const BinaryOperator* c : conds) {
@@ -437,7 +439,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     return static_cast<int>(out_.loops.size()) - 1;
   }
 
-  void reduction_candidate(const Expr* lhs, ReduceOp op, const Expr* value, const Stmt* stmt) {
+  void reduction_candidate(const Expr* lhs, ReduceOp op, const Expr* value, const Stmt* stmt, bool nan_wins = false) {
     if (loops_.empty()) return;
     const auto* ref = dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts());
     const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
@@ -452,6 +454,7 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     r.acc_type = type_of(var);
     r.acc_declaration = snip(var->getSourceRange());
     r.starts_at_zero = var->getInit() && ast::is_zero(ctx_, var->getInit());
+    r.nan_wins = nan_wins;
     l.reductions.push_back(std::move(r));
   }
 

@@ -67,6 +67,7 @@ struct Reduction {
   std::string acc_type;         // the accumulator's declared type, qualifiers dropped ("float", "T")
   Snippet acc_declaration;      // where the accumulator is declared
   bool starts_at_zero = false;  // its initialiser evaluates to zero (0, 0.0f, T(0), static_cast<float>(0)...)
+  bool nan_wins = false;        // a max or min that a NaN e takes over for good (`if (e > acc || isnan(e))`)
 };
 
 struct Loop {

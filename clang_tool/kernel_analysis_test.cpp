@@ -224,6 +224,35 @@ TEST_F(Analysis, AnIfThatKeepsTheLargerIsAMax) {
   EXPECT_EQ(a.loops[0].reductions[0].statement.text, "if (v > best) best = v");
   EXPECT_EQ(a.loops[0].reductions[1].acc, "least");
   EXPECT_EQ(a.loops[0].reductions[1].op, ReduceOp::Min);
+  EXPECT_FALSE(a.loops[0].reductions[0].nan_wins);
+}
+
+TEST_F(Analysis, AnIfThatAlsoTakesANanIsAMaxANanWins) {
+  const std::string candidate = R"(__global__ void softmax_rows_kernel(int rows, int cols, const float* x, float* y) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= cols) return;
+  float hi = x[j], lo = x[j], odd = x[j];
+  for (int i = 1; i < rows; ++i) {
+    const float v = x[i * cols + j];
+    if (v > hi || isnan(v)) hi = v;
+    if (v != v || lo > v) {
+      lo = v;
+    }
+    if (v > odd || isnan(hi)) odd = v;
+  }
+  y[j] = hi + lo + odd;
+})";
+  auto a = analyze("src/softmax.cu:nnops::softmax_rows_kernel", candidate);
+  ASSERT_EQ(a.loops.size(), 1u);
+  // The third tests another value for a NaN: no reduction.
+  ASSERT_EQ(a.loops[0].reductions.size(), 2u);
+  EXPECT_EQ(a.loops[0].reductions[0].acc, "hi");
+  EXPECT_EQ(a.loops[0].reductions[0].op, ReduceOp::Max);
+  EXPECT_TRUE(a.loops[0].reductions[0].nan_wins);
+  EXPECT_EQ(a.loops[0].reductions[0].statement.text, "if (v > hi || isnan(v)) hi = v");
+  EXPECT_EQ(a.loops[0].reductions[1].acc, "lo");
+  EXPECT_EQ(a.loops[0].reductions[1].op, ReduceOp::Min);
+  EXPECT_TRUE(a.loops[0].reductions[1].nan_wins);
 }
 
 }  // namespace

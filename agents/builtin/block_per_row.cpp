@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <map>
 #include <set>
 
 #include "agents/builtin/device_helpers.h"
@@ -60,7 +61,7 @@ Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
   if (!row) return Error{"block-per-row: " + row.error().message};
   std::vector<TextEdit> edits{*row};
 
-  std::set<std::pair<std::string, ReduceOp>> helpers;
+  std::map<std::string, ReduceKind> helpers;  // by name
   std::string type_of_first = "float";
   for (const auto& l : a.loops) {
     if (l.depth != 0) continue;
@@ -76,24 +77,19 @@ Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
     std::set<std::string> done;
     for (const auto& r : l.reductions) {
       if (!done.insert(r.acc).second) continue;
-      ReduceOp op = r.op;
       // A sum may only be split over threads if every thread starts from zero.
-      if (op == ReduceOp::Sum && !r.starts_at_zero)
+      if (r.op == ReduceOp::Sum && !r.starts_at_zero)
         return Error{fmt::format("block-per-row: the sum '{}' does not start at zero", r.acc)};
-      const std::string acc_type = r.acc_type.empty() ? type_of_first : r.acc_type;
-      const char* what = op == ReduceOp::Sum ? "block_sum" : op == ReduceOp::Max ? "block_max" : "block_min";
-      std::string helper = helper_name(a.name, std::string(what) + "_" + type_tag(acc_type));
-      helpers.insert({helper + "|" + acc_type, op});
+      ReduceKind kind = reduce_kind(r, type_of_first);
+      std::string helper = helper_name(a.name, "block_" + kind.tag());
+      helpers[helper] = kind;
       finish += fmt::format("\n{}{} = {}({});", indent, r.acc, helper, r.acc);
     }
     edits.push_back({after, after, finish});
   }
   for (auto& e : writes_from_one_thread(a)) edits.push_back(std::move(e));
   std::string helper_text;
-  for (const auto& [key, op] : helpers) {
-    auto bar = key.find('|');
-    helper_text += block_reduce_helper(key.substr(0, bar), key.substr(bar + 1), op) + "\n";
-  }
+  for (const auto& [helper, kind] : helpers) helper_text += block_reduce_helper(helper, kind) + "\n";
   if (!helper_text.empty()) edits.push_back(before_kernel(a, helper_text));
   auto source = apply_edits(s.source, edits);
   if (!source) return source.error();

@@ -49,7 +49,7 @@ Expected<Variant> sum_partials_first(const Subject& s, const AtomicCall& at, con
       fmt::arg("t", type), fmt::arg("acc", acc), fmt::arg("reduce", reduce), fmt::arg("value", at.value.text),
       fmt::arg("ind", indent), fmt::arg("addr", at.address.text));
   auto source = apply_edits(s.source, {{at.call.begin, at.call.end, code},
-                                       before_kernel(a, block_reduce_helper(reduce, type, ReduceOp::Sum))});
+                                       before_kernel(a, block_reduce_helper(reduce, {type, ReduceOp::Sum}))});
   if (!source) return source.error();
   return s.on_capped_grid(std::move(*source), p);
 }
@@ -105,7 +105,7 @@ Expected<Variant> BlockReduce::apply(const Subject& s, const Params& p) const {
       fmt::arg("t", type), fmt::arg("acc", acc), fmt::arg("ind", indent), fmt::arg("loop", loop),
       fmt::arg("reduce", reduce), fmt::arg("addr", at->address.text));
   std::vector<TextEdit> edits = {{body->replace_begin, body->replace_end, code},
-                                 before_kernel(a, block_reduce_helper(reduce, type, ReduceOp::Sum))};
+                                 before_kernel(a, block_reduce_helper(reduce, {type, ReduceOp::Sum}))};
   auto source = apply_edits(s.source, edits);
   if (!source) return source.error();
   return s.on_capped_grid(std::move(*source), p);

@@ -6,18 +6,35 @@ namespace stark::builtin {
 
 namespace {
 
-/// How to combine two values of `type` with op, matching what the original
-/// code wrote (fmaxf for float, fmax for double).
-std::string combine(const std::string& type, ReduceOp op, std::string_view a, std::string_view b) {
-  if (op == ReduceOp::Sum) return fmt::format("{} + {}", a, b);
-  if (op == ReduceOp::Product) return fmt::format("{} * {}", a, b);
-  const char* f = op == ReduceOp::Max ? "max" : "min";
-  if (type == "float") return fmt::format("f{}f({}, {})", f, a, b);
-  if (type == "double") return fmt::format("f{}({}, {})", f, a, b);
-  return fmt::format("({} {} {} ? {} : {})", a, op == ReduceOp::Max ? ">" : "<", b, a, b);
+/// How to combine two values a and b (names) of the kind, matching what the
+/// original code wrote (fmaxf for float, fmax for double). Where a NaN wins,
+/// a NaN on either side is kept (`x != x` tests it in any type).
+std::string combine(const ReduceKind& kind, std::string_view a, std::string_view b) {
+  if (kind.op == ReduceOp::Sum) return fmt::format("{} + {}", a, b);
+  if (kind.op == ReduceOp::Product) return fmt::format("{} * {}", a, b);
+  const char* cmp = kind.op == ReduceOp::Max ? ">" : "<";
+  if (kind.nan_wins) return fmt::format("({0} != {0} || {0} {2} {1} ? {0} : {1})", a, b, cmp);
+  const char* f = kind.op == ReduceOp::Max ? "max" : "min";
+  if (kind.type == "float") return fmt::format("f{}f({}, {})", f, a, b);
+  if (kind.type == "double") return fmt::format("f{}({}, {})", f, a, b);
+  return fmt::format("({} {} {} ? {} : {})", a, cmp, b, a, b);
+}
+
+/// "maximum", or "maximum (a NaN wins)": for generated comments.
+std::string kind_name(const ReduceKind& kind) {
+  return std::string(reduce_op_name(kind.op)) + (kind.nan_wins ? " (a NaN wins)" : "");
 }
 
 }  // namespace
+
+std::string ReduceKind::tag() const {
+  const char* o = op == ReduceOp::Sum ? "sum" : op == ReduceOp::Product ? "prod" : op == ReduceOp::Max ? "max" : "min";
+  return fmt::format("{}{}_{}", o, nan_wins ? "_nan" : "", type_tag(type));
+}
+
+ReduceKind reduce_kind(const Reduction& r, const std::string& type) {
+  return {r.acc_type.empty() ? type : r.acc_type, r.op, r.nan_wins};
+}
 
 const char* reduce_op_name(ReduceOp op) {
   switch (op) {
@@ -29,7 +46,9 @@ const char* reduce_op_name(ReduceOp op) {
   return "?";
 }
 
-std::string block_reduce_helper(const std::string& name, const std::string& type, ReduceOp op) {
+std::string block_reduce_helper(const std::string& name, const ReduceKind& kind) {
+  const ReduceOp op = kind.op;
+  const std::string& type = kind.type;
   // Lanes past the last warp's partial take an identity: 0 for a sum, 1 for
   // a product, a real partial for max/min (which ignore duplicates). The result goes to a
   // slot of its own (32): written into slot 0, it would race with those
@@ -62,11 +81,11 @@ std::string block_reduce_helper(const std::string& name, const std::string& type
       "  __syncthreads();\n"
       "  return {n}_partial[32];\n"
       "}}",
-      fmt::arg("op", reduce_op_name(op)), fmt::arg("t", type), fmt::arg("n", name),
-      fmt::arg("c", combine(type, op, "v", "other")), fmt::arg("pad", pad));
+      fmt::arg("op", kind_name(kind)), fmt::arg("t", type), fmt::arg("n", name),
+      fmt::arg("c", combine(kind, "v", "other")), fmt::arg("pad", pad));
 }
 
-std::string split_combine_helper(const std::string& name, const std::string& type, ReduceOp op, char axis) {
+std::string split_combine_helper(const std::string& name, const ReduceKind& kind, char axis) {
   // Thread t's partner k along the axis sits `stride` slots away in the
   // block's linear order; slot `first` holds partner 0.
   const std::string stride = axis == 'y' ? "blockDim.x" : "blockDim.x * blockDim.y";
@@ -89,13 +108,14 @@ std::string split_combine_helper(const std::string& name, const std::string& typ
       "  }}\n"
       "  return v;\n"
       "}}",
-      fmt::arg("op", reduce_op_name(op)), fmt::arg("a", axis), fmt::arg("n", name), fmt::arg("stride", stride),
-      fmt::arg("c", combine(type, op, "v", "other")));
+      fmt::arg("op", kind_name(kind)), fmt::arg("a", axis), fmt::arg("n", name), fmt::arg("stride", stride),
+      fmt::arg("c", combine(kind, "v", "other")));
 }
 
 std::string type_tag(const std::string& type) { return type == "double" ? "f64" : type == "float" ? "f32" : "t"; }
 
 std::string block_scan_helper(const std::string& name, const std::string& type, ReduceOp op) {
+  const ReduceKind kind{type, op};
   // A template over the value type, so that a kernel template's own T serves too.
   const std::string identity = fmt::format("static_cast<V>({})", op == ReduceOp::Product ? 1 : 0);
   return fmt::format(
@@ -132,9 +152,9 @@ std::string block_scan_helper(const std::string& name, const std::string& type, 
       "  return before;\n"
       "}}",
       fmt::arg("op", reduce_op_name(op)), fmt::arg("idname", op == ReduceOp::Product ? "one" : "zero"),
-      fmt::arg("n", name), fmt::arg("id", identity), fmt::arg("c_in", combine(type, op, "other", "inclusive")),
-      fmt::arg("c_w", combine(type, op, "other", "w")),
-      fmt::arg("c_before", combine(type, op, name + "_warps[warp - 1]", "before")));
+      fmt::arg("n", name), fmt::arg("id", identity), fmt::arg("c_in", combine(kind, "other", "inclusive")),
+      fmt::arg("c_w", combine(kind, "other", "w")),
+      fmt::arg("c_before", combine(kind, name + "_warps[warp - 1]", "before")));
 }
 
 std::string row_group_helpers(const std::string& load, const std::string& store) {

@@ -14,10 +14,26 @@ namespace stark::builtin {
 /// "sum", "product", "maximum" or "minimum": for generated comments.
 const char* reduce_op_name(ReduceOp op);
 
-/// Source of `static __device__ T <name>(T v)`: the block-wide result of op
-/// over v, returned to every thread. Every thread of the block must call it;
-/// blockDim.x must be a multiple of 32 and at most 1024 (blockDim.y = z = 1).
-std::string block_reduce_helper(const std::string& name, const std::string& type, ReduceOp op);
+/// How the partial results of one accumulator combine: the operator, the
+/// value type (which picks fmaxf or fmax) and, for a max or a min, whether a
+/// NaN wins (every combine then keeps one).
+struct ReduceKind {
+  std::string type = "float";
+  ReduceOp op = ReduceOp::Sum;
+  bool nan_wins = false;
+  /// "sum_f32", "max_nan_f64": what a helper's name says of it.
+  std::string tag() const;
+  auto operator<=>(const ReduceKind&) const = default;
+};
+
+/// The kind of r's partial results; `type` where r's accumulator type is not known.
+ReduceKind reduce_kind(const Reduction& r, const std::string& type);
+
+/// Source of `static __device__ T <name>(T v)`: the block-wide result of the
+/// kind's op over v, returned to every thread. Every thread of the block
+/// must call it; blockDim.x must be a multiple of 32 and at most 1024
+/// (blockDim.y = z = 1).
+std::string block_reduce_helper(const std::string& name, const ReduceKind& kind);
 
 /// Source of `template <class V> static __device__ V <name>(V v, V& total)`: op (a sum or a
 /// product) over the v of the block's threads before this one, in thread
@@ -26,13 +42,12 @@ std::string block_reduce_helper(const std::string& name, const std::string& type
 /// multiple of 32 and at most 1024 (blockDim.y = z = 1).
 std::string block_scan_helper(const std::string& name, const std::string& type, ReduceOp op);
 
-/// Source of `template <class V> static __device__ V <name>(V v)`: op over
-/// the v of the threads that differ from this one only in threadIdx.<axis>
-/// (axis 'y' or 'z'), combined in the same order for each of them, so every
-/// one gets the same value. Every thread of the block must call it; the
-/// block may have at most 1024 threads. `type` picks the spelling of a max
-/// or a min (fmaxf for float, fmax for double, ?: otherwise).
-std::string split_combine_helper(const std::string& name, const std::string& type, ReduceOp op, char axis);
+/// Source of `template <class V> static __device__ V <name>(V v)`: the
+/// kind's op over the v of the threads that differ from this one only in
+/// threadIdx.<axis> (axis 'y' or 'z'), combined in the same order for each
+/// of them, so every one gets the same value. Every thread of the block must
+/// call it; the block may have at most 1024 threads.
+std::string split_combine_helper(const std::string& name, const ReduceKind& kind, char axis);
 
 /// A short tag of a value type for helper names: f32, f64, t (anything else).
 std::string type_tag(const std::string& type);

@@ -71,8 +71,7 @@ class BodyTokens {
 /// One accumulator the split loop leaves partial in each thread.
 struct Partial {
   std::string acc;
-  std::string type;
-  ReduceOp op = ReduceOp::Sum;
+  ReduceKind kind;
 };
 
 /// A loop dealt out along the axis, and what to combine after it.
@@ -144,10 +143,10 @@ Expected<std::vector<Partial>> partials_of(const KernelAnalysis& a, const BodyTo
       return Error{fmt::format("the sum '{}' does not start at zero", r->acc)};
     auto same = std::find_if(out.begin(), out.end(), [&](const Partial& p) { return p.acc == r->acc; });
     if (same != out.end()) {
-      if (same->op != r->op) return Error{fmt::format("'{}' is reduced in two ways", r->acc)};
+      if (same->kind != reduce_kind(*r, "float")) return Error{fmt::format("'{}' is reduced in two ways", r->acc)};
       continue;
     }
-    out.push_back({r->acc, r->acc_type.empty() ? "float" : r->acc_type, r->op});
+    out.push_back({r->acc, reduce_kind(*r, "float")});
   }
   // A partial read or reset anywhere but in its own updates is a running
   // value (a scan, Welford's mean), not something threads can split.
@@ -272,7 +271,7 @@ Expected<Variant> SplitReduction::apply(const Subject& s, const Params& p) const
   if (!split) return Error{"split-reduction does not apply: " + split.error().message};
   const char axis = split->axis;
   std::vector<TextEdit> edits;
-  std::map<std::string, std::pair<std::string, ReduceOp>> helpers;  // name -> type, op
+  std::map<std::string, ReduceKind> helpers;  // by name
   for (const auto& [l, partials] : split->loops) {
     const std::string init = trim(l->init_value.text) == "0" ? "" : "(" + l->init_value.text + ") + ";
     edits.push_back({l->header.begin, l->header.end,
@@ -283,17 +282,15 @@ Expected<Variant> SplitReduction::apply(const Subject& s, const Params& p) const
     std::string indent = indentation_at(s.source, l->header.begin);
     std::string combine;
     for (const auto& part : partials) {
-      const char* op = part.op == ReduceOp::Sum ? "sum" : part.op == ReduceOp::Max ? "max" : "min";
-      std::string helper = helper_name(a.name, fmt::format("split_{}_{}", op, type_tag(part.type)));
-      helpers[helper] = {part.type, part.op};
+      std::string helper = helper_name(a.name, "split_" + part.kind.tag());
+      helpers[helper] = part.kind;
       combine += fmt::format("\n{}{} = {}({});", indent, part.acc, helper, part.acc);
     }
     edits.push_back({after, after, combine});
   }
   for (int64_t at : split->single_stores) edits.push_back({at, at, fmt::format("if (threadIdx.{} == 0) ", axis)});
   std::string helper_text;
-  for (const auto& [helper, what] : helpers)
-    helper_text += split_combine_helper(helper, what.first, what.second, axis) + "\n";
+  for (const auto& [helper, kind] : helpers) helper_text += split_combine_helper(helper, kind, axis) + "\n";
   edits.push_back(before_kernel(a, helper_text));
   auto source = apply_edits(s.source, edits);
   if (!source) return source.error();

@@ -61,6 +61,22 @@ TEST_F(SplitReductionStrategy, AKernelUsingYSplitsAlongZ) {
   EXPECT_EQ(count(ptx, "bar.sync"), 2u) << ptx;
 }
 
+// A maximum that a NaN takes over is combined so that a NaN on either side
+// wins (`x != x` tests it in the template's own type), not with fmaxf,
+// which would drop it.
+TEST_F(SplitReductionStrategy, AMaxANanWinsKeepsTheNanWhenCombined) {
+  BuiltinTeam team(manifest_->source_root, setup());
+  const Kernel& k = kernel("src/column_reduce.cu:styles::column_max_nan");
+  auto reply = code(team, k, "split-reduction(split=8)");
+  ASSERT_TRUE(reply.value) << reply.value.error().message;
+  const std::string& v = reply.value->source;
+  EXPECT_NE(v.find("best = stark_column_max_nan_split_max_nan_t(best);"), std::string::npos) << v;
+  EXPECT_NE(v.find("v = (v != v || v > other ? v : other);"), std::string::npos) << v;
+  EXPECT_EQ(v.find("fmax"), std::string::npos) << v;
+  std::string ptx = ptx_of(k, *reply.value);
+  EXPECT_EQ(count(ptx, "bar.sync"), 2u) << ptx;
+}
+
 // A reduction over the channels and the loop that writes every channel are
 // both dealt out; only the reduction needs a combine.
 TEST_F(SplitReductionStrategy, AWritingLoopIsDealtOutWithoutACombine) {

@@ -1,5 +1,5 @@
 // Reductions over a dimension that is not the contiguous one: out[b][j] is
-// the sum, mean, maximum or minimum over i of x[b][i][j], or each position's
+// the sum, mean, maximum (a NaN winning or not) or minimum over i of x[b][i][j], or each position's
 // values over the channels normalised by their root mean square. One thread
 // per output walks the reduced dimension with a stride; neighbouring threads
 // read neighbouring elements.
@@ -103,6 +103,25 @@ __global__ void channel_sum_nested(int batches, int channels, int positions, con
   out[ch] = sum;
 }
 
+// A column's maximum that a NaN takes over for good, as torch's max keeps
+// it: the comparison or-ed with a NaN test, in a template over the element
+// type.
+template <typename T>
+STARK_OPTIMIZE("rtol=0", "atol=0")
+__global__ void column_max_nan(const T* in, T* out, int rows, int cols) {
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (col >= cols) return;
+  const T* column = in + col;
+  T best = column[0];
+  for (int r = 1; r < rows; ++r) {
+    const T v = column[static_cast<size_t>(r) * cols];
+    if (v > best || isnan(v)) best = v;
+  }
+  out[col] = best;
+}
+
+template __global__ void column_max_nan<float>(const float*, float*, int, int);
+
 void column_reduce(int batches, int rows, int cols, const float* x, float* out, float* y, cudaStream_t s) {
   column_sum_indexed<<<(cols + 255) / 256, 256, 0, s>>>(rows, cols, x, out);
   column_mean_batched<<<dim3((cols + 127) / 128, batches), 128, 0, s>>>(x, out, rows, cols);
@@ -111,6 +130,7 @@ void column_reduce(int batches, int rows, int cols, const float* x, float* out, 
       <<<dim3((cols + 31) / 32, (batches + 7) / 8), dim3(32, 8), 0, s>>>(x, out, batches, rows, cols);
   channel_sum_nested<<<(cols + 127) / 128, 128, 0, s>>>(batches, cols, rows, x, out);
   channel_rms_norm<<<dim3((cols + 255) / 256, batches), 256, 0, s>>>(rows, cols, 1e-6f, x, y);
+  column_max_nan<float><<<(cols + 127) / 128, 128, 0, s>>>(x, out, rows, cols);
 }
 
 }  // namespace styles
