@@ -143,6 +143,60 @@ std::optional<ReduceOp> guarded_extreme(ASTContext& ctx, const IfStmt* s, const 
   return op;
 }
 
+namespace {
+
+/// `isnan(e) && !isnan(acc)`, either way round: the first NaN is taken, and
+/// a NaN taken is kept.
+bool takes_first_nan(ASTContext& ctx, const Expr* test, const Expr* e, const Expr* acc) {
+  const auto* both = dyn_cast<BinaryOperator>(test->IgnoreParenImpCasts());
+  if (!both || both->getOpcode() != BO_LAnd) return false;
+  auto not_nan = [&](const Expr* x) {
+    const auto* n = dyn_cast<UnaryOperator>(x->IgnoreParenImpCasts());
+    return n && n->getOpcode() == UO_LNot && is_nan_test(ctx, n->getSubExpr(), acc);
+  };
+  return (is_nan_test(ctx, both->getLHS(), e) && not_nan(both->getRHS())) ||
+         (is_nan_test(ctx, both->getRHS(), e) && not_nan(both->getLHS()));
+}
+
+/// A plain `x = y` whose x names a local variable.
+const BinaryOperator* local_assignment(const Stmt* s) {
+  const auto* set = dyn_cast<BinaryOperator>(s);
+  if (!set || set->getOpcode() != BO_Assign) return nullptr;
+  const auto* ref = dyn_cast<DeclRefExpr>(set->getLHS()->IgnoreParenImpCasts());
+  const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+  return var && var->hasLocalStorage() && !isa<ParmVarDecl>(var) ? set : nullptr;
+}
+
+}  // namespace
+
+std::optional<ArgExtreme> guarded_arg_extreme(ASTContext& ctx, const IfStmt* s) {
+  if (s->getElse() || s->getInit() || s->getConditionVariable()) return std::nullopt;
+  const auto* block = dyn_cast<CompoundStmt>(s->getThen());
+  if (!block || block->size() != 2) return std::nullopt;
+  const BinaryOperator* first = local_assignment(block->body_front());
+  const BinaryOperator* second = local_assignment(block->body_back());
+  if (!first || !second) return std::nullopt;
+  const Expr* cond = s->getCond()->IgnoreParenImpCasts();
+  for (auto [value, index] : {std::pair{first, second}, std::pair{second, first}}) {
+    const Expr* e = value->getRHS();
+    const Expr* acc = value->getLHS();
+    if (same_expr(ctx, index->getLHS(), acc)) return std::nullopt;
+    const auto* cmp = dyn_cast<BinaryOperator>(cond);
+    bool nan_wins = false;
+    if (cmp && cmp->getOpcode() == BO_LOr) {
+      const Expr* l = cmp->getLHS()->IgnoreParenImpCasts();
+      const Expr* r = cmp->getRHS()->IgnoreParenImpCasts();
+      if (takes_first_nan(ctx, r, e, acc)) cmp = dyn_cast<BinaryOperator>(l);
+      else if (takes_first_nan(ctx, l, e, acc)) cmp = dyn_cast<BinaryOperator>(r);
+      else continue;
+      nan_wins = true;
+    }
+    if (!cmp || (cmp->getOpcode() != BO_LT && cmp->getOpcode() != BO_GT)) continue;
+    if (auto op = comparison_of(ctx, cmp, e, acc)) return ArgExtreme{*op, nan_wins, value, index};
+  }
+  return std::nullopt;
+}
+
 bool names_storage(const Expr* target) {
   const Expr* e = target->IgnoreParenImpCasts();
   if (const auto* sub = dyn_cast<ArraySubscriptExpr>(e)) {

@@ -49,6 +49,22 @@ std::optional<ReduceOp> selected_extreme(clang::ASTContext& ctx, const clang::Ex
 std::optional<ReduceOp> guarded_extreme(clang::ASTContext& ctx, const clang::IfStmt* s,
                                         const clang::BinaryOperator*& assign, bool& nan_wins);
 
+/// An argmax or argmin kept by an if: the extreme's assignment and the one
+/// that records where it was found.
+struct ArgExtreme {
+  ReduceOp op = ReduceOp::Max;
+  bool nan_wins = false;                         // the first NaN is taken and kept
+  const clang::BinaryOperator* value = nullptr;  // acc = e
+  const clang::BinaryOperator* index = nullptr;  // idx = where
+};
+
+/// `if (e > acc) { acc = e; idx = where; }` (the two assignments in either
+/// order, idx another local; `<` for a min). The comparison must be strict,
+/// so that ties keep the first place; it may also take the first NaN
+/// (`e < acc || (isnan(e) && !isnan(acc))`, torch's rule). Nothing for any
+/// other if.
+std::optional<ArgExtreme> guarded_arg_extreme(clang::ASTContext& ctx, const clang::IfStmt* s);
+
 /// Whether a store to `target` stays in a variable of the kernel's own or
 /// goes through `p[i]` of a named pointer (an Access): `x`, `s.f`, `buf[k]`.
 /// Anything else (`*p`, `p->f`, a reference, `(p + k)[i]`) is memory the

@@ -162,6 +162,14 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     bool nan_wins = false;
     if (auto op = ast::guarded_extreme(ctx_, s, assign, nan_wins))
       reduction_candidate(assign->getLHS(), *op, assign->getRHS(), s, nan_wins);
+    // if (e > acc) { acc = e; idx = i; }: an argmax.
+    if (auto arg = ast::guarded_arg_extreme(ctx_, s))
+      if (Reduction* r = reduction_candidate(arg->value->getLHS(), arg->op, arg->value->getRHS(), s, arg->nan_wins)) {
+        const auto* index = cast<VarDecl>(cast<DeclRefExpr>(arg->index->getLHS()->IgnoreParenImpCasts())->getDecl());
+        r->index_acc = index->getNameAsString();
+        r->index_value = snip(arg->index->getRHS()->getSourceRange());
+        r->index_type = type_of(index);
+      }
     std::vector<const BinaryOperator*> conds;
     ast::collect_conjuncts(s->getCond()->IgnoreParenImpCasts(), conds);
     for (const BinaryOperator* c : conds) {
@@ -439,23 +447,26 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     return static_cast<int>(out_.loops.size()) - 1;
   }
 
-  void reduction_candidate(const Expr* lhs, ReduceOp op, const Expr* value, const Stmt* stmt, bool nan_wins = false) {
-    if (loops_.empty()) return;
+  /// The reduction into lhs the loop now holds, or nullptr.
+  Reduction* reduction_candidate(const Expr* lhs, ReduceOp op, const Expr* value, const Stmt* stmt,
+                                 bool nan_wins = false) {
+    if (loops_.empty()) return nullptr;
     const auto* ref = dyn_cast<DeclRefExpr>(lhs->IgnoreParenImpCasts());
     const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
     // `p += stride` walks a pointer: a position, not a value that accumulates.
-    if (!var || isa<ParmVarDecl>(var) || var->getType()->isPointerType()) return;
+    if (!var || isa<ParmVarDecl>(var) || var->getType()->isPointerType()) return nullptr;
     Loop& l = out_.loops[static_cast<size_t>(loops_.back())];
     // The accumulator lives outside the loop.
     if (sm_.getFileOffset(sm_.getExpansionLoc(var->getLocation())) >=
         sm_.getFileOffset(sm_.getExpansionLoc(l_begin(loops_.back()))))
-      return;
+      return nullptr;
     Reduction r{var->getNameAsString(), op, snip(value->getSourceRange()), snip(stmt->getSourceRange())};
     r.acc_type = type_of(var);
     r.acc_declaration = snip(var->getSourceRange());
     r.starts_at_zero = var->getInit() && ast::is_zero(ctx_, var->getInit());
     r.nan_wins = nan_wins;
     l.reductions.push_back(std::move(r));
+    return &l.reductions.back();
   }
 
   SourceLocation l_begin(int loop) const {

@@ -68,6 +68,13 @@ struct Reduction {
   Snippet acc_declaration;      // where the accumulator is declared
   bool starts_at_zero = false;  // its initialiser evaluates to zero (0, 0.0f, T(0), static_cast<float>(0)...)
   bool nan_wins = false;        // a max or min that a NaN e takes over for good (`if (e > acc || isnan(e))`)
+  /// An argmax or argmin: the local that records where the extreme was
+  /// found (`best_i` in `if (v > best) { best = v; best_i = i; }`), what it
+  /// is set to, its type. Ties keep the first place; with nan_wins the
+  /// first NaN is kept.
+  std::string index_acc;
+  Snippet index_value;
+  std::string index_type;
 };
 
 struct Loop {

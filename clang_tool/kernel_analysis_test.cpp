@@ -227,6 +227,49 @@ TEST_F(Analysis, AnIfThatKeepsTheLargerIsAMax) {
   EXPECT_FALSE(a.loops[0].reductions[0].nan_wins);
 }
 
+TEST_F(Analysis, AnIfThatAlsoKeepsThePlaceIsAnArgmax) {
+  const std::string candidate = R"(__global__ void softmax_rows_kernel(int rows, int cols, const float* x, float* y) {
+  const int j = blockIdx.x * blockDim.x + threadIdx.x;
+  if (j >= cols) return;
+  float hi = x[j], lo = x[j], last = x[j];
+  int hi_at = 0, last_at = 0;
+  long long lo_at = 0;
+  for (int i = 1; i < rows; ++i) {
+    const float v = x[i * cols + j];
+    if (v > hi) {
+      hi = v;
+      hi_at = i;
+    }
+    if (lo > v || (isnan(v) && !isnan(lo))) {
+      lo_at = i;
+      lo = v;
+    }
+    if (v >= last) {
+      last = v;
+      last_at = i;
+    }
+  }
+  y[j] = hi_at + lo_at + last_at;
+})";
+  auto a = analyze("src/softmax.cu:nnops::softmax_rows_kernel", candidate);
+  ASSERT_EQ(a.loops.size(), 1u);
+  // The third keeps the last of equal values: not an argmax whose partials combine by place.
+  ASSERT_EQ(a.loops[0].reductions.size(), 2u);
+  const Reduction& hi = a.loops[0].reductions[0];
+  EXPECT_EQ(hi.acc, "hi");
+  EXPECT_EQ(hi.op, ReduceOp::Max);
+  EXPECT_FALSE(hi.nan_wins);
+  EXPECT_EQ(hi.index_acc, "hi_at");
+  EXPECT_EQ(hi.index_value.text, "i");
+  EXPECT_EQ(hi.index_type, "int");
+  const Reduction& lo = a.loops[0].reductions[1];
+  EXPECT_EQ(lo.acc, "lo");
+  EXPECT_EQ(lo.op, ReduceOp::Min);
+  EXPECT_TRUE(lo.nan_wins);
+  EXPECT_EQ(lo.index_acc, "lo_at");
+  EXPECT_EQ(lo.index_type, "long long");
+}
+
 TEST_F(Analysis, AnIfThatAlsoTakesANanIsAMaxANanWins) {
   const std::string candidate = R"(__global__ void softmax_rows_kernel(int rows, int cols, const float* x, float* y) {
   const int j = blockIdx.x * blockDim.x + threadIdx.x;

@@ -32,8 +32,10 @@ std::optional<std::string> unfit(const KernelAnalysis& a) {
       if (!l.reductions.empty()) return "reductions in nested loops";
       continue;
     }
-    for (const auto& r : l.reductions)
+    for (const auto& r : l.reductions) {
       if (r.op == ReduceOp::Product) return "a product over the row (its threads would need to start at one)";
+      if (!r.index_acc.empty()) return fmt::format("an argmax or argmin ('{}' is not combined)", r.index_acc);
+    }
     if (!l.unit_step || !l.bound.valid()) return "a row loop that does not step by one to a bound";
     if (l.init_value.text != "0" && !only_max_or_min(l)) return "a row loop that starts past 0 and is not a max or min";
     if (auto acc = running_value_read(l))

@@ -49,6 +49,13 @@ std::string block_scan_helper(const std::string& name, const std::string& type, 
 /// call it; the block may have at most 1024 threads.
 std::string split_combine_helper(const std::string& name, const ReduceKind& kind, char axis);
 
+/// Source of `template <class V, class I> static __device__ void <name>(V& v, I& i)`:
+/// the kind's op (a max or a min) over the v of the same threads as
+/// split_combine_helper's, and i the place it was found: of equal values
+/// the smallest place wins, as a strict comparison in order keeps the first;
+/// where a NaN wins, a NaN beats every number and the first NaN the others.
+std::string split_arg_combine_helper(const std::string& name, const ReduceKind& kind, char axis);
+
 /// A short tag of a value type for helper names: f32, f64, t (anything else).
 std::string type_tag(const std::string& type);
 

@@ -72,6 +72,7 @@ class BodyTokens {
 struct Partial {
   std::string acc;
   ReduceKind kind;
+  std::string index_acc;  // an argmax's or argmin's place, combined with it
 };
 
 /// A loop dealt out along the axis, and what to combine after it.
@@ -146,22 +147,27 @@ Expected<std::vector<Partial>> partials_of(const KernelAnalysis& a, const BodyTo
       if (same->kind != reduce_kind(*r, "float")) return Error{fmt::format("'{}' is reduced in two ways", r->acc)};
       continue;
     }
-    out.push_back({r->acc, reduce_kind(*r, "float")});
+    out.push_back({r->acc, reduce_kind(*r, "float"), r->index_acc});
   }
+  auto is_partial = [&](const std::string& v) {
+    return std::any_of(out.begin(), out.end(), [&](const Partial& p) { return p.acc == v || p.index_acc == v; });
+  };
   // A partial read or reset anywhere but in its own updates is a running
   // value (a scan, Welford's mean), not something threads can split.
   for (const auto& p : out)
-    for (int64_t at : body.occurrences(p.acc, l.header.begin, l.body.end)) {
-      bool own = false;
-      for (const Reduction* r : all)
-        if (r->acc == p.acc && at >= r->statement.begin && at < r->statement.end) own = true;
-      if (!own) return Error{fmt::format("the loop reads the running value of '{}'", p.acc)};
+    for (const std::string& name : {p.acc, p.index_acc}) {
+      if (name.empty()) continue;
+      for (int64_t at : body.occurrences(name, l.header.begin, l.body.end)) {
+        bool own = false;
+        for (const Reduction* r : all)
+          if (r->acc == p.acc && at >= r->statement.begin && at < r->statement.end) own = true;
+        if (!own) return Error{fmt::format("the loop reads the running value of '{}'", name)};
+      }
     }
   // Anything else the loop carries from one iteration to the next would be
   // split without being combined.
   for (const auto& v : l.assigned) {
-    bool fine = v == l.var || std::find(l.declared.begin(), l.declared.end(), v) != l.declared.end() ||
-                std::any_of(out.begin(), out.end(), [&](const Partial& p) { return p.acc == v; });
+    bool fine = v == l.var || std::find(l.declared.begin(), l.declared.end(), v) != l.declared.end() || is_partial(v);
     if (!fine) return Error{fmt::format("the loop carries '{}' from one iteration to the next", v)};
   }
   return out;
@@ -271,7 +277,7 @@ Expected<Variant> SplitReduction::apply(const Subject& s, const Params& p) const
   if (!split) return Error{"split-reduction does not apply: " + split.error().message};
   const char axis = split->axis;
   std::vector<TextEdit> edits;
-  std::map<std::string, ReduceKind> helpers;  // by name
+  std::map<std::string, std::pair<ReduceKind, bool>> helpers;  // by name: the kind, with an index or not
   for (const auto& [l, partials] : split->loops) {
     const std::string init = trim(l->init_value.text) == "0" ? "" : "(" + l->init_value.text + ") + ";
     edits.push_back({l->header.begin, l->header.end,
@@ -282,15 +288,20 @@ Expected<Variant> SplitReduction::apply(const Subject& s, const Params& p) const
     std::string indent = indentation_at(s.source, l->header.begin);
     std::string combine;
     for (const auto& part : partials) {
-      std::string helper = helper_name(a.name, "split_" + part.kind.tag());
-      helpers[helper] = part.kind;
-      combine += fmt::format("\n{}{} = {}({});", indent, part.acc, helper, part.acc);
+      const bool arg = !part.index_acc.empty();
+      std::string helper = helper_name(a.name, (arg ? "split_arg" : "split_") + part.kind.tag());
+      helpers[helper] = {part.kind, arg};
+      combine += arg ? fmt::format("\n{}{}({}, {});", indent, helper, part.acc, part.index_acc)
+                     : fmt::format("\n{}{} = {}({});", indent, part.acc, helper, part.acc);
     }
     edits.push_back({after, after, combine});
   }
   for (int64_t at : split->single_stores) edits.push_back({at, at, fmt::format("if (threadIdx.{} == 0) ", axis)});
   std::string helper_text;
-  for (const auto& [helper, kind] : helpers) helper_text += split_combine_helper(helper, kind, axis) + "\n";
+  for (const auto& [helper, what] : helpers)
+    helper_text += (what.second ? split_arg_combine_helper(helper, what.first, axis)
+                                : split_combine_helper(helper, what.first, axis)) +
+                   "\n";
   edits.push_back(before_kernel(a, helper_text));
   auto source = apply_edits(s.source, edits);
   if (!source) return source.error();

@@ -77,6 +77,24 @@ TEST_F(SplitReductionStrategy, AMaxANanWinsKeepsTheNanWhenCombined) {
   EXPECT_EQ(count(ptx, "bar.sync"), 2u) << ptx;
 }
 
+// An argmin combines its value and its place together: of equal values the
+// first place, and the first NaN over any number.
+TEST_F(SplitReductionStrategy, AnArgminCombinesTheValueWithItsPlace) {
+  BuiltinTeam team(manifest_->source_root, setup());
+  const Kernel& k = kernel("src/column_reduce.cu:styles::column_argmin_nan");
+  auto reply = code(team, k, "split-reduction(split=16)");
+  ASSERT_TRUE(reply.value) << reply.value.error().message;
+  const std::string& v = reply.value->source;
+  EXPECT_NE(v.find("stark_column_argmin_nan_split_argmin_nan_f32(least, at);"), std::string::npos) << v;
+  EXPECT_NE(v.find("if (ov != ov ? (v == v || oi < i) : (v == v && (ov < v || (ov == v && oi < i)))) {"),
+            std::string::npos)
+      << v;
+  EXPECT_NE(v.find("if (threadIdx.y == 0) out[o] = at;"), std::string::npos) << v;
+  std::string ptx = ptx_of(k, *reply.value);
+  EXPECT_EQ(count(ptx, "bar.sync"), 2u) << ptx;
+  EXPECT_GE(count(ptx, "st.shared.u64"), 1u) << "the 64-bit places go through shared memory too\n" << ptx;
+}
+
 // A reduction over the channels and the loop that writes every channel are
 // both dealt out; only the reduction needs a combine.
 TEST_F(SplitReductionStrategy, AWritingLoopIsDealtOutWithoutACombine) {

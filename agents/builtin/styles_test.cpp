@@ -50,9 +50,10 @@ TEST_F(Styles, ARunningValueWrittenAlongTheRowIsScannedByABlock) {
 // column, the middle of three dimensions, the channels at a position): the
 // loop is split over several threads of each output.
 TEST_F(Styles, AReductionOverAStridedDimensionIsSplitAcrossThreads) {
-  expect_family_for_every_style("split-reduction", "column_reduce.cu",
-                                {"column_sum_indexed", "column_mean_batched", "column_max_strided",
-                                 "column_min_templated", "channel_rms_norm", "channel_sum_nested", "column_max_nan"});
+  expect_family_for_every_style(
+      "split-reduction", "column_reduce.cu",
+      {"column_sum_indexed", "column_mean_batched", "column_max_strided", "column_min_templated", "channel_rms_norm",
+       "channel_sum_nested", "column_max_nan", "column_argmax", "column_argmin_nan"});
 }
 
 TEST_F(Styles, AnAtomicTotalIsReducedInTheBlockFirst) {

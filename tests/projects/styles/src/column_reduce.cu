@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cmath>
 #include <cstdint>
 
 namespace styles {
@@ -122,6 +123,48 @@ __global__ void column_max_nan(const T* in, T* out, int rows, int cols) {
 
 template __global__ void column_max_nan<float>(const float*, float*, int, int);
 
+// Where a column's maximum is: the first row holding it, a thread per column
+// of a batch on a 2-D grid, the place kept beside the value.
+STARK_OPTIMIZE()
+__global__ void column_argmax(int batches, int rows, int cols, const float* x, int* out) {
+  const int col = blockIdx.x * blockDim.x + threadIdx.x;
+  const int batch = blockIdx.y;
+  if (col < cols && batch < batches) {
+    const float* m = x + static_cast<size_t>(batch) * rows * cols;
+    float best = m[col];
+    int best_row = 0;
+    for (int r = 1; r < rows; ++r) {
+      const float v = m[static_cast<size_t>(r) * cols + col];
+      if (v > best) {
+        best = v;
+        best_row = r;
+      }
+    }
+    out[static_cast<size_t>(batch) * cols + col] = best_row;
+  }
+}
+
+// Where a column's minimum is, as torch.argmin says it (the first NaN wins),
+// over a grid-stride loop of flattened outputs, 64-bit places.
+STARK_OPTIMIZE()
+__global__ void column_argmin_nan(Dims d, const float* x, int64_t* out) {
+  const int64_t outputs = static_cast<int64_t>(d.outer) * d.inner;
+  for (int64_t o = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; o < outputs;
+       o += static_cast<int64_t>(gridDim.x) * blockDim.x) {
+    const int64_t batch = o / d.inner, col = o % d.inner;
+    float least = INFINITY;
+    int64_t at = 0;
+    for (int64_t r = 0; r < d.reduce; ++r) {
+      const float v = x[(batch * d.reduce + r) * d.inner + col];
+      if (v < least || (isnan(v) && !isnan(least))) {
+        least = v;
+        at = r;
+      }
+    }
+    out[o] = at;
+  }
+}
+
 void column_reduce(int batches, int rows, int cols, const float* x, float* out, float* y, cudaStream_t s) {
   column_sum_indexed<<<(cols + 255) / 256, 256, 0, s>>>(rows, cols, x, out);
   column_mean_batched<<<dim3((cols + 127) / 128, batches), 128, 0, s>>>(x, out, rows, cols);
@@ -131,6 +174,8 @@ void column_reduce(int batches, int rows, int cols, const float* x, float* out, 
   channel_sum_nested<<<(cols + 127) / 128, 128, 0, s>>>(batches, cols, rows, x, out);
   channel_rms_norm<<<dim3((cols + 255) / 256, batches), 256, 0, s>>>(rows, cols, 1e-6f, x, y);
   column_max_nan<float><<<(cols + 127) / 128, 128, 0, s>>>(x, out, rows, cols);
+  column_argmax<<<dim3((cols + 255) / 256, batches), 256, 0, s>>>(batches, rows, cols, x, reinterpret_cast<int*>(y));
+  column_argmin_nan<<<132, 256, 0, s>>>(Dims{batches, rows, cols}, x, reinterpret_cast<int64_t*>(y));
 }
 
 }  // namespace styles
