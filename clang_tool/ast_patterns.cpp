@@ -2,6 +2,7 @@
 
 #include <clang/AST/Attr.h>
 #include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
 
 namespace stark::ast {
 
@@ -168,6 +169,60 @@ const BinaryOperator* local_assignment(const Stmt* s) {
 }
 
 }  // namespace
+
+namespace {
+
+/// Counts the writes (assignments, increments) to one variable under a statement.
+class WritesTo : public RecursiveASTVisitor<WritesTo> {
+ public:
+  explicit WritesTo(const VarDecl* var) : var_(var) {}
+  bool VisitBinaryOperator(BinaryOperator* b) {
+    if (b->isAssignmentOp()) count(b->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator* u) {
+    if (u->isIncrementDecrementOp()) count(u->getSubExpr());
+    if (u->getOpcode() == UO_AddrOf) count(u->getSubExpr());  // &p may be written through
+    return true;
+  }
+  int writes = 0;
+
+ private:
+  void count(const Expr* target) {
+    const auto* ref = dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts());
+    if (ref && ref->getDecl() == var_) ++writes;
+  }
+  const VarDecl* var_;
+};
+
+}  // namespace
+
+std::vector<PointerWalk> pointer_walks(ASTContext& ctx, const ForStmt* f) {
+  std::vector<PointerWalk> out;
+  const auto* block = dyn_cast<CompoundStmt>(f->getBody());
+  if (!block) return out;
+  const SourceManager& sm = ctx.getSourceManager();
+  for (const Stmt* st : block->body()) {
+    PointerWalk walk;
+    const Expr* target = nullptr;
+    if (const auto* u = dyn_cast<UnaryOperator>(st); u && u->isIncrementOp()) target = u->getSubExpr();
+    if (const auto* b = dyn_cast<CompoundAssignOperator>(st); b && b->getOpcode() == BO_AddAssign) {
+      target = b->getLHS();
+      walk.step = b->getRHS();
+    }
+    const auto* ref = target ? dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts()) : nullptr;
+    const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
+    if (!var || isa<ParmVarDecl>(var) || !var->hasLocalStorage() || !var->getType()->isPointerType()) continue;
+    if (!sm.isBeforeInTranslationUnit(var->getLocation(), f->getBeginLoc())) continue;
+    WritesTo writes(var);
+    writes.TraverseStmt(const_cast<Stmt*>(f->getBody()));
+    if (writes.writes != 1) continue;
+    walk.var = var;
+    walk.statement = st;
+    out.push_back(walk);
+  }
+  return out;
+}
 
 std::optional<ArgExtreme> guarded_arg_extreme(ASTContext& ctx, const IfStmt* s) {
   if (s->getElse() || s->getInit() || s->getConditionVariable()) return std::nullopt;

@@ -65,6 +65,18 @@ struct ArgExtreme {
 /// other if.
 std::optional<ArgExtreme> guarded_arg_extreme(clang::ASTContext& ctx, const clang::IfStmt* s);
 
+/// A local pointer a loop walks: stepped once per iteration by a statement
+/// of the loop's own body (`p += stride;`, `++p;`), written nowhere else in
+/// the loop, declared before it.
+struct PointerWalk {
+  const clang::VarDecl* var = nullptr;
+  const clang::Expr* step = nullptr;  // stride; nullptr for ++p and p++
+  const clang::Stmt* statement = nullptr;
+};
+
+/// The pointers loop f walks.
+std::vector<PointerWalk> pointer_walks(clang::ASTContext& ctx, const clang::ForStmt* f);
+
 /// Whether a store to `target` stays in a variable of the kernel's own or
 /// goes through `p[i]` of a named pointer (an Access): `x`, `s.f`, `buf[k]`.
 /// Anything else (`*p`, `p->f`, a reference, `(p + k)[i]`) is memory the

@@ -402,6 +402,9 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
       if (var->hasInit()) l.init_value = snip(var->getInit()->getSourceRange());
     }
     if (f->getInit()) l.init_statement = snip(f->getInit()->getSourceRange());
+    for (const auto& walk : ast::pointer_walks(ctx_, f))
+      l.pointer_walks.push_back({walk.var->getNameAsString(), walk.step ? snip(walk.step->getSourceRange()).text : "1",
+                                 snip(walk.statement->getSourceRange())});
     if (const auto* block = dyn_cast<CompoundStmt>(f->getBody()))
       for (const Stmt* st : block->body())
         if (isa<DeclStmt>(st)) l.declarations.push_back(snip(st->getSourceRange()));

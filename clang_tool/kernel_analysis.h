@@ -105,6 +105,15 @@ struct Loop {
   std::vector<std::string> assigned;  // variables its body assigns or steps (x = ..., x += ..., ++x)
   std::vector<std::string> declared;  // variables its body declares
   std::vector<Snippet> declarations;  // the declaration statements directly in its body's braces, in order
+  /// Local pointers the loop walks (`p += stride;` once per iteration, at
+  /// statement level of its body, nowhere else written in the loop): at
+  /// iteration i, p is its value before the loop plus (i - init) strides.
+  struct PointerWalk {
+    std::string var;
+    std::string step;  // "1" for ++p
+    Snippet statement;
+  };
+  std::vector<PointerWalk> pointer_walks;
 };
 
 struct AtomicCall {

@@ -79,6 +79,7 @@ struct Partial {
 struct SplitLoop {
   const Loop* loop = nullptr;
   std::vector<Partial> partials;
+  std::vector<const Loop::PointerWalk*> walks;  // set from the iteration number at each iteration's start
 };
 
 /// What the rewrite changes: the axis, the loops, the stores made once.
@@ -129,11 +130,24 @@ bool stores_in(const KernelAnalysis& a, size_t index) {
   return false;
 }
 
+/// The pointers loop `index` walks that a dealt-out iteration can set from
+/// its own number: stepped in the loop's braces, read nowhere after it.
+std::vector<const Loop::PointerWalk*> rebased_walks(const KernelAnalysis& a, const BodyTokens& body, size_t index) {
+  const Loop& l = a.loops[index];
+  std::vector<const Loop::PointerWalk*> out;
+  if (l.hinted || !l.body.text.starts_with("{")) return out;  // no room for the set-up before it or in it
+  for (const auto& walk : l.pointer_walks)
+    if (body.occurrences(walk.var, l.body.end, a.body.end).empty()) out.push_back(&walk);
+  return out;
+}
+
 /// The partial results loop `index` (depth 0) leaves, from `all` (its
 /// reductions_in): each accumulator once, read nowhere in the loop but in its
-/// own updates. Error: why the loop cannot be split.
+/// own updates; `walks` are carried too, set anew in each iteration. Error:
+/// why the loop cannot be split.
 Expected<std::vector<Partial>> partials_of(const KernelAnalysis& a, const BodyTokens& body, size_t index,
-                                           const std::vector<const Reduction*>& all) {
+                                           const std::vector<const Reduction*>& all,
+                                           const std::vector<const Loop::PointerWalk*>& walks) {
   const Loop& l = a.loops[index];
   std::vector<Partial> out;
   for (const Reduction* r : all) {
@@ -167,7 +181,9 @@ Expected<std::vector<Partial>> partials_of(const KernelAnalysis& a, const BodyTo
   // Anything else the loop carries from one iteration to the next would be
   // split without being combined.
   for (const auto& v : l.assigned) {
-    bool fine = v == l.var || std::find(l.declared.begin(), l.declared.end(), v) != l.declared.end() || is_partial(v);
+    bool walked = std::any_of(walks.begin(), walks.end(), [&](const Loop::PointerWalk* w) { return w->var == v; });
+    bool fine =
+        v == l.var || std::find(l.declared.begin(), l.declared.end(), v) != l.declared.end() || is_partial(v) || walked;
     if (!fine) return Error{fmt::format("the loop carries '{}' from one iteration to the next", v)};
   }
   return out;
@@ -202,7 +218,8 @@ Expected<Split> plan(const KernelAnalysis& a) {
     if (l.depth != 0) continue;
     auto reductions = reductions_in(a, i);
     if (reductions.empty() && !stores_in(a, i)) continue;  // runs in every thread, as before
-    auto partials = partials_of(a, body, i, reductions);
+    auto walks = rebased_walks(a, body, i);
+    auto partials = partials_of(a, body, i, reductions, walks);
     if (!partials) return partials.error();
     if (l.var.empty() || l.var_type.empty() || !l.unit_step || !l.bound.valid())
       return Error{"a loop that does not declare its variable and step it by one to a bound"};
@@ -214,7 +231,7 @@ Expected<Split> plan(const KernelAnalysis& a) {
     int64_t innermost = open->empty() ? a.body.begin : open->back();
     if (container && *container != innermost) return Error{"loops to split behind different guards"};
     container = innermost;
-    split.loops.push_back({&l, std::move(*partials)});
+    split.loops.push_back({&l, std::move(*partials), std::move(walks)});
   }
   if (std::none_of(split.loops.begin(), split.loops.end(), [](const SplitLoop& s) { return !s.partials.empty(); }))
     return Error{"no reduction loop to split"};
@@ -234,6 +251,23 @@ Expected<Split> plan(const KernelAnalysis& a) {
       split.single_stores.insert(acc.expr.begin);
     }
   return split;
+}
+
+/// A walked pointer's value before the loop, kept, and its value at each
+/// dealt-out iteration set from it: the iteration's own number of strides.
+std::vector<TextEdit> rebase_walks(const Subject& s, const Loop& l,
+                                   const std::vector<const Loop::PointerWalk*>& walks) {
+  std::vector<TextEdit> edits;
+  const std::string indent = indentation_at(s.source, l.header.begin);
+  const std::string offset =
+      trim(l.init_value.text) == "0" ? l.var : fmt::format("({} - ({}))", l.var, l.init_value.text);
+  for (const Loop::PointerWalk* w : walks) {
+    const std::string start = fmt::format("stark_{}_start", w->var);
+    edits.push_back({l.header.begin, l.header.begin, fmt::format("const auto {} = {};\n{}", start, w->var, indent)});
+    edits.push_back({l.body.begin + 1, l.body.begin + 1,
+                     fmt::format("\n{}  {} = {} + {} * ({});", indent, w->var, start, offset, w->step)});
+  }
+  return edits;
 }
 
 /// The block's threads: 32 outputs on x, `split` threads of each on the free
@@ -278,11 +312,12 @@ Expected<Variant> SplitReduction::apply(const Subject& s, const Params& p) const
   const char axis = split->axis;
   std::vector<TextEdit> edits;
   std::map<std::string, std::pair<ReduceKind, bool>> helpers;  // by name: the kind, with an index or not
-  for (const auto& [l, partials] : split->loops) {
+  for (const auto& [l, partials, walks] : split->loops) {
     const std::string init = trim(l->init_value.text) == "0" ? "" : "(" + l->init_value.text + ") + ";
     edits.push_back({l->header.begin, l->header.end,
                      fmt::format("for ({0} {1} = {2}threadIdx.{3}; {1} < {4}; {1} += blockDim.{3})", l->var_type,
                                  l->var, init, axis, l->bound.text)});
+    for (auto& e : rebase_walks(s, *l, walks)) edits.push_back(std::move(e));
     if (partials.empty()) continue;
     int64_t after = statement_end(s.source, l->body.end);
     std::string indent = indentation_at(s.source, l->header.begin);

@@ -95,6 +95,24 @@ TEST_F(SplitReductionStrategy, AnArgminCombinesTheValueWithItsPlace) {
   EXPECT_GE(count(ptx, "st.shared.u64"), 1u) << "the 64-bit places go through shared memory too\n" << ptx;
 }
 
+// A column walked by a pointer: each dealt-out iteration sets the pointer
+// from the value it had before the loop and its own number, then steps it
+// as the original does.
+TEST_F(SplitReductionStrategy, AWalkedPointerIsSetFromTheIterationsNumber) {
+  BuiltinTeam team(manifest_->source_root, setup());
+  const Kernel& k = kernel("src/column_reduce.cu:styles::column_min_walked");
+  auto reply = code(team, k, "split-reduction(split=8)");
+  ASSERT_TRUE(reply.value) << reply.value.error().message;
+  const std::string& v = reply.value->source;
+  EXPECT_NE(v.find("const auto stark_p_start = p;\n  for (int64_t r = (1) + threadIdx.y; r < rows; r += blockDim.y) {\n"
+                   "    p = stark_p_start + (r - (1)) * (cols);\n    p += cols;"),
+            std::string::npos)
+      << v;
+  EXPECT_NE(v.find("least = stark_column_min_walked_split_min_nan_t(least);"), std::string::npos) << v;
+  std::string ptx = ptx_of(k, *reply.value);
+  EXPECT_EQ(count(ptx, "bar.sync"), 2u) << ptx;
+}
+
 // A reduction over the channels and the loop that writes every channel are
 // both dealt out; only the reduction needs a combine.
 TEST_F(SplitReductionStrategy, AWritingLoopIsDealtOutWithoutACombine) {

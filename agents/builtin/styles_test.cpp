@@ -53,7 +53,7 @@ TEST_F(Styles, AReductionOverAStridedDimensionIsSplitAcrossThreads) {
   expect_family_for_every_style(
       "split-reduction", "column_reduce.cu",
       {"column_sum_indexed", "column_mean_batched", "column_max_strided", "column_min_templated", "channel_rms_norm",
-       "channel_sum_nested", "column_max_nan", "column_argmax", "column_argmin_nan"});
+       "channel_sum_nested", "column_max_nan", "column_argmax", "column_argmin_nan", "column_min_walked"});
 }
 
 TEST_F(Styles, AnAtomicTotalIsReducedInTheBlockFirst) {

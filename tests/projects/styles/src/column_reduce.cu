@@ -123,6 +123,25 @@ __global__ void column_max_nan(const T* in, T* out, int rows, int cols) {
 
 template __global__ void column_max_nan<float>(const float*, float*, int, int);
 
+// A column's minimum, a NaN winning, with the column walked by a pointer
+// stepped a row at a time from the first row's element.
+template <typename T>
+STARK_OPTIMIZE("rtol=0", "atol=0")
+__global__ void column_min_walked(int64_t rows, int64_t cols, const T* x, T* out) {
+  const int64_t col = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (col >= cols) return;
+  const T* p = x + col;
+  T least = *p;
+  for (int64_t r = 1; r < rows; ++r) {
+    p += cols;
+    const T v = *p;
+    if (v < least || v != v) least = v;
+  }
+  out[col] = least;
+}
+
+template __global__ void column_min_walked<float>(int64_t, int64_t, const float*, float*);
+
 // Where a column's maximum is: the first row holding it, a thread per column
 // of a batch on a 2-D grid, the place kept beside the value.
 STARK_OPTIMIZE()
@@ -174,6 +193,7 @@ void column_reduce(int batches, int rows, int cols, const float* x, float* out, 
   channel_sum_nested<<<(cols + 127) / 128, 128, 0, s>>>(batches, cols, rows, x, out);
   channel_rms_norm<<<dim3((cols + 255) / 256, batches), 256, 0, s>>>(rows, cols, 1e-6f, x, y);
   column_max_nan<float><<<(cols + 127) / 128, 128, 0, s>>>(x, out, rows, cols);
+  column_min_walked<float><<<(cols + 255) / 256, 256, 0, s>>>(rows, cols, x, out);
   column_argmax<<<dim3((cols + 255) / 256, batches), 256, 0, s>>>(batches, rows, cols, x, reinterpret_cast<int*>(y));
   column_argmin_nan<<<132, 256, 0, s>>>(Dims{batches, rows, cols}, x, reinterpret_cast<int64_t*>(y));
 }
