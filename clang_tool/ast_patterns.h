@@ -1,7 +1,8 @@
 // What an expression, statement or function of a kernel is, read from
 // clang's AST without regard to how it is spelled: a max or min written
-// with ?:, a constant zero, the comparisons of a bound check, a function
-// that declares shared memory. KernelAnalysis (kernel_analysis.cpp) builds
+// with ?: or kept by an if (a NaN winning it or not), an argmax kept beside
+// its value, a pointer a loop walks, a constant zero, the comparisons of a
+// bound check, a function that declares shared memory. KernelAnalysis (kernel_analysis.cpp) builds
 // on them.
 #ifndef STARK_CLANG_TOOL_AST_PATTERNS_H
 #define STARK_CLANG_TOOL_AST_PATTERNS_H
