@@ -197,6 +197,30 @@ class WritesTo : public RecursiveASTVisitor<WritesTo> {
 
 }  // namespace
 
+LoopStep loop_step(const ForStmt* f) {
+  LoopStep out;
+  const Expr* inc = f->getInc() ? f->getInc()->IgnoreParenImpCasts() : nullptr;
+  const Expr* target = nullptr;
+  if (const auto* u = dyn_cast_or_null<UnaryOperator>(inc)) {
+    target = u->getSubExpr();
+    out.unit_step = u->isIncrementOp();
+    out.counts_down = u->isDecrementOp();
+  }
+  if (const auto* b = dyn_cast_or_null<CompoundAssignOperator>(inc)) {
+    target = b->getLHS();
+    if (b->getOpcode() == BO_AddAssign) out.step = b->getRHS();
+    if (const auto* lit = dyn_cast<IntegerLiteral>(b->getRHS()->IgnoreParenImpCasts()); lit && lit->getValue() == 1) {
+      out.unit_step = b->getOpcode() == BO_AddAssign;
+      out.counts_down = b->getOpcode() == BO_SubAssign;
+    }
+  }
+  const auto* ref = target ? dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts()) : nullptr;
+  if (const auto* header = dyn_cast_or_null<DeclStmt>(f->getInit()); ref && header)
+    for (const Decl* d : header->decls())
+      if (d == ref->getDecl()) out.stepped = dyn_cast<VarDecl>(d);
+  return out;
+}
+
 std::vector<PointerWalk> pointer_walks(ASTContext& ctx, const ForStmt* f) {
   std::vector<PointerWalk> out;
   const auto* block = dyn_cast<CompoundStmt>(f->getBody());

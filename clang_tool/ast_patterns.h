@@ -66,6 +66,17 @@ struct ArgExtreme {
 /// other if.
 std::optional<ArgExtreme> guarded_arg_extreme(clang::ASTContext& ctx, const clang::IfStmt* s);
 
+/// How a for loop's increment moves a variable.
+struct LoopStep {
+  const clang::VarDecl* stepped = nullptr;  // the variable the increment moves, when the header declares it
+  const clang::Expr* step = nullptr;        // s in `i += s`
+  bool unit_step = false;                   // ++i, i++, i += 1
+  bool counts_down = false;                 // --i, i--, i -= 1
+};
+
+/// The step of f's increment; all unset for an increment of another form.
+LoopStep loop_step(const clang::ForStmt* f);
+
 /// A local pointer a loop walks: stepped once per iteration by a statement
 /// of the loop's own body (`p += stride;`, `++p;`), written nowhere else in
 /// the loop, declared before it.

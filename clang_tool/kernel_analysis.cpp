@@ -412,28 +412,11 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     if (c && c->getOpcode() == BO_LT) l.bound = snip(c->getRHS()->getSourceRange());
     if (const auto* compared = c ? dyn_cast<DeclRefExpr>(c->getLHS()->IgnoreParenImpCasts()) : nullptr)
       l.compared = compared->getDecl()->getNameAsString();
-    if (const Expr* inc = f->getInc()) {
-      inc = inc->IgnoreParenImpCasts();
-      const Expr* target = nullptr;
-      if (const auto* u = dyn_cast<UnaryOperator>(inc)) target = u->getSubExpr();
-      if (const auto* b = dyn_cast<CompoundAssignOperator>(inc)) target = b->getLHS();
-      const auto* ref = target ? dyn_cast<DeclRefExpr>(target->IgnoreParenImpCasts()) : nullptr;
-      if (const auto* header = dyn_cast_or_null<DeclStmt>(f->getInit()); ref && header)
-        for (const Decl* d : header->decls())
-          if (d == ref->getDecl()) l.stepped = ref->getDecl()->getNameAsString();
-      if (const auto* u = dyn_cast<UnaryOperator>(inc)) {
-        l.unit_step = u->isIncrementOp();
-        l.counts_down = u->isDecrementOp();
-      }
-      if (const auto* b = dyn_cast<CompoundAssignOperator>(inc); b && b->getOpcode() == BO_AddAssign)
-        l.step = snip(b->getRHS()->getSourceRange());
-      if (const auto* b = dyn_cast<CompoundAssignOperator>(inc))
-        if (const auto* lit = dyn_cast<IntegerLiteral>(b->getRHS()->IgnoreParenImpCasts());
-            lit && lit->getValue() == 1) {
-          l.unit_step = b->getOpcode() == BO_AddAssign;
-          l.counts_down = b->getOpcode() == BO_SubAssign;
-        }
-    }
+    const ast::LoopStep step = ast::loop_step(f);
+    if (step.stepped) l.stepped = step.stepped->getNameAsString();
+    if (step.step) l.step = snip(step.step->getSourceRange());
+    l.unit_step = step.unit_step;
+    l.counts_down = step.counts_down;
     if (l.counts_down && c && (c->getOpcode() == BO_GE || c->getOpcode() == BO_GT)) {
       l.floor = snip(c->getRHS()->getSourceRange());
       if (c->getOpcode() == BO_GT) l.floor.text = "(" + l.floor.text + ") + 1";
