@@ -85,6 +85,13 @@ TEST_F(Styles, DISABLED_AFlatOrPitchedStencilIsTiled) {
   expect_family_for_every_style("tile-stencil", "stencil.cu", {"stencil_flat", "stencil_pitched"});
 }
 
+// A row that is a nest of loops (a channel's planes over the samples, a
+// sample's channels): the innermost loop is split over the block, the loops
+// around it run in every thread alike.
+TEST_F(Styles, ARowWalkedByANestOfLoopsGetsABlockPerRow) {
+  expect_family_for_every_style("block-per-row", "channel_norm.cu", {"channel_mean_var", "center_planes"});
+}
+
 TEST_F(Styles, AThreadPerRowSoftmaxGetsABlockPerRow) {
   expect_family_for_every_style("block-per-row", "row_softmax.cu",
                                 {"row_softmax_indexed", "row_softmax_pointer", "row_softmax_strided"});

@@ -1,0 +1,85 @@
+// Statistics over a channel's planes, one thread per channel or per sample:
+// the row is not one loop but a nest (samples, then a plane; channels, then
+// a plane), as normalisation layers are written.
+#include <stark/stark.h>
+
+#include <cuda_runtime.h>
+
+namespace styles {
+
+struct Nchw {
+  int n, c, h, w;
+};
+
+// Batch statistics: a thread per channel walks every sample's plane of its
+// channel, in double, and writes the channel's mean and biased variance.
+STARK_OPTIMIZE("rtol=1e-5", "atol=1e-6")
+__global__ void channel_mean_var(Nchw shape, const float* __restrict__ x, float* __restrict__ mean,
+                                 float* __restrict__ var) {
+  const int ch = blockIdx.x * blockDim.x + threadIdx.x;
+  if (ch >= shape.c) return;
+  const int plane = shape.h * shape.w;
+  double sum = 0.0, sum_sq = 0.0;
+  for (int s = 0; s < shape.n; ++s)
+    for (int p = 0; p < plane; ++p) {
+      const double v = x[(static_cast<size_t>(s) * shape.c + ch) * plane + p];
+      sum += v;
+      sum_sq += v * v;
+    }
+  const double count = static_cast<double>(shape.n) * plane;
+  const double m = sum / count;
+  mean[ch] = static_cast<float>(m);
+  var[ch] = static_cast<float>(sum_sq / count - m * m);
+}
+
+// Each sample's channels centred on their own mean, one thread per sample in
+// a grid-stride loop: the mean is a value per channel (declared inside the
+// channel loop), used by the next loop over the same plane.
+STARK_OPTIMIZE("rtol=1e-4", "atol=1e-5")
+__global__ void center_planes(int samples, int channels, int plane, const float* in, float* out) {
+  for (int s = blockIdx.x * blockDim.x + threadIdx.x; s < samples; s += blockDim.x * gridDim.x) {
+    for (int k = 0; k < channels; ++k) {
+      const float* src = in + (static_cast<size_t>(s) * channels + k) * plane;
+      float* dst = out + (static_cast<size_t>(s) * channels + k) * plane;
+      float total = 0.0f;
+      for (int p = 0; p < plane; ++p) total += src[p];
+      const float mu = total / plane;
+      for (int p = 0; p < plane; ++p) dst[p] = src[p] - mu;
+    }
+  }
+}
+
+// The same accumulator carried through two loops (a sum over two inputs):
+// one thread's part of the first loop's total is already the whole total
+// when block-per-row combines, so it must not split these loops.
+STARK_OPTIMIZE("rtol=1e-5", "atol=1e-5")
+__global__ void row_sum_of_two(int rows, int cols, const float* a, const float* b, float* out) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  float s = 0.0f;
+  for (int c = 0; c < cols; ++c) s += a[static_cast<size_t>(r) * cols + c];
+  for (int c = 0; c < cols; ++c) s += b[static_cast<size_t>(r) * cols + c];
+  out[r] = s;
+}
+
+// A sum per (sample, channel) written inside the sample loop: every thread
+// would write it, so no block splits the plane loop here.
+STARK_OPTIMIZE("rtol=1e-5", "atol=1e-5")
+__global__ void plane_sums(int n, int c, int plane, const float* x, float* sums) {
+  int ch = blockIdx.x * blockDim.x + threadIdx.x;
+  if (ch >= c) return;
+  for (int s = 0; s < n; ++s) {
+    float t = 0.0f;
+    for (int p = 0; p < plane; ++p) t += x[(static_cast<size_t>(s) * c + ch) * plane + p];
+    sums[s * c + ch] = t;
+  }
+}
+
+void channel_norm(Nchw shape, const float* x, float* y, float* stats, cudaStream_t s) {
+  channel_mean_var<<<(shape.c + 63) / 64, 64, 0, s>>>(shape, x, stats, stats + shape.c);
+  center_planes<<<(shape.n + 31) / 32, 32, 0, s>>>(shape.n, shape.c, shape.h * shape.w, x, y);
+  row_sum_of_two<<<(shape.n + 127) / 128, 128, 0, s>>>(shape.n, shape.c, x, x, stats);
+  plane_sums<<<(shape.c + 63) / 64, 64, 0, s>>>(shape.n, shape.c, shape.h * shape.w, x, stats);
+}
+
+}  // namespace styles
