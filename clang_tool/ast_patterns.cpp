@@ -57,15 +57,14 @@ const VarDecl* loop_variable(const ForStmt* f) {
   return nullptr;
 }
 
-namespace {
-
-/// The same expression, structurally (in[j] and in[j], wherever written).
 bool same_expr(ASTContext& ctx, const Expr* x, const Expr* y) {
   llvm::FoldingSetNodeID a, b;
   x->IgnoreParenImpCasts()->Profile(a, ctx, /*Canonical=*/true);
   y->IgnoreParenImpCasts()->Profile(b, ctx, /*Canonical=*/true);
   return a == b;
 }
+
+namespace {
 
 /// Max when `cmp` holds for e above acc (e > acc, acc < e...), Min for e
 /// below it; nothing when it compares anything else.
@@ -197,6 +196,12 @@ class WritesTo : public RecursiveASTVisitor<WritesTo> {
 
 }  // namespace
 
+int writes_to(const VarDecl* var, const Stmt* s) {
+  WritesTo writes(var);
+  writes.TraverseStmt(const_cast<Stmt*>(s));
+  return writes.writes;
+}
+
 LoopStep loop_step(const ForStmt* f) {
   LoopStep out;
   const Expr* inc = f->getInc() ? f->getInc()->IgnoreParenImpCasts() : nullptr;
@@ -238,9 +243,7 @@ std::vector<PointerWalk> pointer_walks(ASTContext& ctx, const ForStmt* f) {
     const auto* var = ref ? dyn_cast<VarDecl>(ref->getDecl()) : nullptr;
     if (!var || isa<ParmVarDecl>(var) || !var->hasLocalStorage() || !var->getType()->isPointerType()) continue;
     if (!sm.isBeforeInTranslationUnit(var->getLocation(), f->getBeginLoc())) continue;
-    WritesTo writes(var);
-    writes.TraverseStmt(const_cast<Stmt*>(f->getBody()));
-    if (writes.writes != 1) continue;
+    if (writes_to(var, f->getBody()) != 1) continue;
     walk.var = var;
     walk.statement = st;
     out.push_back(walk);

@@ -32,6 +32,13 @@ bool is_return(const clang::Stmt* s);
 /// (`if (x >= W || y >= H) return;`, `if (i < n && j < m)`).
 void collect_conjuncts(const clang::Expr* e, std::vector<const clang::BinaryOperator*>& out);
 
+/// The same expression, structurally (in[j] and in[j], wherever written).
+bool same_expr(clang::ASTContext& ctx, const clang::Expr* x, const clang::Expr* y);
+
+/// How many times s writes var: assignments, increments, its address taken
+/// (which it may be written through).
+int writes_to(const clang::VarDecl* var, const clang::Stmt* s);
+
 /// The variable a for loop declares in its init, if it declares one.
 const clang::VarDecl* loop_variable(const clang::ForStmt* f);
 

@@ -17,6 +17,7 @@
 #include "clang_tool/ast_patterns.h"
 #include "clang_tool/clang_errors.h"
 #include "clang_tool/patched_unit.h"
+#include "clang_tool/welford.h"
 
 namespace stark {
 
@@ -405,6 +406,12 @@ class Analyzer : public RecursiveASTVisitor<Analyzer> {
     for (const auto& walk : ast::pointer_walks(ctx_, f))
       l.pointer_walks.push_back({walk.var->getNameAsString(), walk.step ? snip(walk.step->getSourceRange()).text : "1",
                                  snip(walk.statement->getSourceRange())});
+    if (auto w = ast::welford_update(ctx_, f)) {
+      l.welford = Loop::Welford{w->mean->getNameAsString(), w->m2->getNameAsString(), type_of(w->mean),
+                                snip(w->count->getSourceRange()), w->counter ? w->counter->getNameAsString() : ""};
+      if (w->counter_step) w->statements.push_back(w->counter_step);
+      for (const Stmt* st : w->statements) l.welford->statements.push_back(snip(st->getSourceRange()));
+    }
     if (const auto* block = dyn_cast<CompoundStmt>(f->getBody()))
       for (const Stmt* st : block->body())
         if (isa<DeclStmt>(st)) l.declarations.push_back(snip(st->getSourceRange()));

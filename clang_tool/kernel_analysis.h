@@ -114,6 +114,18 @@ struct Loop {
     Snippet statement;
   };
   std::vector<PointerWalk> pointer_walks;
+  /// Welford's running mean and second moment, updated once per iteration
+  /// (`d = v - mean; mean += d / n; m2 += d * (v - mean);`, clang_tool/welford.h).
+  /// mean and m2 also show as sums in `reductions`, which the mean's reads
+  /// keep from being split like plain sums.
+  struct Welford {
+    std::string mean, m2;
+    std::string type;                 // mean's, qualifiers dropped
+    Snippet count;                    // n: the loop's `i + 1`, or the counter's use
+    std::string counter;              // a local counting the elements, or empty where n is `i + 1`
+    std::vector<Snippet> statements;  // the statements that read or write mean, m2 and the counter
+  };
+  std::optional<Welford> welford;
 };
 
 struct AtomicCall {

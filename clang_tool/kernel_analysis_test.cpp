@@ -298,5 +298,64 @@ TEST_F(Analysis, AnIfThatAlsoTakesANanIsAMaxANanWins) {
   EXPECT_TRUE(a.loops[0].reductions[1].nan_wins);
 }
 
+// Welford's mean and second moment, spelled the ways normalisation layers
+// spell them: the count as the loop's i + 1 under a cast or as a counter of
+// its own, the new mean's deviation in place or as a second local, either
+// factor first. Updates that are not Welford's are not taken for it.
+TEST_F(Analysis, AMeanAndSecondMomentUpdatedTogetherIsWelford) {
+  const std::string candidate = R"(__global__ void softmax_rows_kernel(int rows, int cols, const float* x, float* y) {
+  const int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= rows) return;
+  float mean = 0.0f, m2 = 0.0f;
+  for (int c = 0; c < cols; ++c) {
+    const float v = x[r * cols + c];
+    const float delta = v - mean;
+    mean += delta / static_cast<float>(c + 1);
+    m2 += delta * (v - mean);
+  }
+  double mu = 0.0, q = 0.0, n = 0.0;
+  for (int c = 0; c < cols; c++) {
+    n += 1.0;
+    double d = x[r * cols + c] - mu;
+    mu += d / n;
+    double d2 = x[r * cols + c] - mu;
+    q += d2 * d;
+  }
+  float a = 0.0f, b = 0.0f;
+  for (int c = 0; c < cols; ++c) {
+    const float v = x[r * cols + c];
+    const float delta = v - a;
+    a += delta / c;
+    b += delta * (v - a);
+  }
+  float e = 0.0f, f = 0.0f;
+  for (int c = 0; c < cols; ++c) {
+    const float v = x[r * cols + c];
+    const float delta = v - e;
+    e += delta / (c + 1);
+    f += delta * delta;
+  }
+  y[r] = mean + m2 + mu + q + a + b + e + f;
+})";
+  auto a = analyze("src/softmax.cu:nnops::softmax_rows_kernel", candidate);
+  ASSERT_EQ(a.loops.size(), 4u);
+  ASSERT_TRUE(a.loops[0].welford);
+  EXPECT_EQ(a.loops[0].welford->mean, "mean");
+  EXPECT_EQ(a.loops[0].welford->m2, "m2");
+  EXPECT_EQ(a.loops[0].welford->type, "float");
+  EXPECT_EQ(a.loops[0].welford->count.text, "c + 1");
+  EXPECT_EQ(a.loops[0].welford->counter, "");
+  EXPECT_EQ(a.loops[0].welford->statements.size(), 3u);
+  ASSERT_TRUE(a.loops[1].welford);
+  EXPECT_EQ(a.loops[1].welford->mean, "mu");
+  EXPECT_EQ(a.loops[1].welford->m2, "q");
+  EXPECT_EQ(a.loops[1].welford->type, "double");
+  EXPECT_EQ(a.loops[1].welford->counter, "n");
+  EXPECT_EQ(a.loops[1].welford->statements.size(), 5u);  // two deltas, two updates, the count's step
+  // Divided by c (not the count of elements so far), and m2 from the old mean.
+  EXPECT_FALSE(a.loops[2].welford);
+  EXPECT_FALSE(a.loops[3].welford);
+}
+
 }  // namespace
 }  // namespace stark

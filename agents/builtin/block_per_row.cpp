@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -60,12 +61,30 @@ int loop_at(const KernelAnalysis& a, int64_t at) {
 /// `float s = 0; for (p...) s += ...;` inside them).
 struct RowLoops {
   std::vector<int> split;  // the loops dealt out over the block's threads
+  /// One accumulator's parts combined (a sum, max or min), or a loop's
+  /// Welford mean and m2 (with their count).
   struct Combine {
-    const Reduction* reduction;
-    int after;  // the loop after whose end every thread takes part
+    const Reduction* reduction = nullptr;
+    const Loop* welford = nullptr;
+    int after = -1;  // the loop after whose end every thread takes part
+    /// The variables it combines and the statements that update them (and
+    /// may read them on the way).
+    std::vector<std::string> vars() const;
+    std::vector<Snippet> updates() const;
   };
   std::vector<Combine> combines;
 };
+
+std::vector<std::string> RowLoops::Combine::vars() const {
+  if (reduction) return {reduction->acc};
+  std::vector<std::string> out{welford->welford->mean, welford->welford->m2};
+  if (!welford->welford->counter.empty()) out.push_back(welford->welford->counter);
+  return out;
+}
+
+std::vector<Snippet> RowLoops::Combine::updates() const {
+  return reduction ? std::vector<Snippet>{reduction->statement} : welford->welford->statements;
+}
 
 /// Why a loop around the split loops cannot run in every thread alike, or nothing.
 std::optional<std::string> outer_loop_unfit(const KernelAnalysis& a, int i) {
@@ -97,16 +116,35 @@ std::optional<std::string> split_loop_unfit(const Loop& l) {
 
 /// The accumulator's reads in `scope` outside its own updates: a running
 /// value (a scan, a recurrence) no thread's part holds.
-bool read_on_the_way(const std::string& acc, const Snippet& scope, const std::vector<RowLoops::Combine>& updates) {
-  auto tokens = cpp_tokens(scope.text);
-  for (const auto& t : tokens) {
+bool read_on_the_way(const std::string& acc, const Snippet& scope, const std::vector<RowLoops::Combine>& combines) {
+  std::vector<Snippet> own;
+  for (const auto& c : combines) {
+    auto vars = c.vars();
+    if (std::find(vars.begin(), vars.end(), acc) == vars.end()) continue;
+    for (const auto& u : c.updates()) own.push_back(u);
+  }
+  for (const auto& t : cpp_tokens(scope.text)) {
     if (token_text(scope.text, t) != acc) continue;
     const int64_t at = scope.begin + static_cast<int64_t>(t.begin);
-    bool own = false;
-    for (const auto& u : updates) own = own || (u.reduction->acc == acc && inside(u.reduction->statement, at));
-    if (!own) return true;
+    if (std::none_of(own.begin(), own.end(), [&](const Snippet& u) { return inside(u, at); })) return true;
   }
   return false;
+}
+
+/// The reduction into acc in loop l, or nullptr.
+const Reduction* reduction_of(const Loop& l, const std::string& acc) {
+  for (const auto& r : l.reductions)
+    if (r.acc == acc) return &r;
+  return nullptr;
+}
+
+/// Why a loop's Welford update cannot be split (its m2 must start at zero,
+/// in the mean's type), or nothing.
+std::optional<std::string> welford_unfit(const Loop& l) {
+  const auto& w = *l.welford;
+  const Reduction* m2 = reduction_of(l, w.m2);
+  if (m2 && m2->starts_at_zero && m2->acc_type == w.type) return std::nullopt;
+  return fmt::format("'{}' (Welford's second moment) does not start at zero in the mean's type", w.m2);
 }
 
 Expected<RowLoops> row_loops(const KernelAnalysis& a, bool innermost) {
@@ -125,20 +163,37 @@ Expected<RowLoops> row_loops(const KernelAnalysis& a, bool innermost) {
     }
     if (auto why = split_loop_unfit(l)) return Error{*why};
     out.split.push_back(index);
-    const int nest = nest_of(a, index);
-    for (const auto& r : l.reductions) {
-      const bool before_nest = r.acc_declaration.begin < a.loops[static_cast<size_t>(nest)].header.begin;
-      out.combines.push_back({&r, before_nest ? nest : index});
+    const int64_t nest_begin = a.loops[static_cast<size_t>(nest_of(a, index))].header.begin;
+    auto after = [&](const Reduction& r) { return r.acc_declaration.begin < nest_begin ? nest_of(a, index) : index; };
+    std::vector<std::string> welford_vars;
+    if (l.welford) {
+      if (auto why = welford_unfit(l)) return Error{*why};
+      const Reduction* mean = reduction_of(l, l.welford->mean);
+      if (!mean) return Error{fmt::format("Welford's mean '{}' is not a running sum here", l.welford->mean)};
+      RowLoops::Combine c{nullptr, &l};
+      c.after = after(*mean);
+      // i + 1 counts this loop's iterations only, not a nest's.
+      if (l.welford->counter.empty() && c.after != index)
+        return Error{fmt::format("Welford's count '{}' restarts with each outer iteration", l.welford->count.text)};
+      welford_vars = c.vars();
+      out.combines.push_back(c);
     }
+    for (const auto& r : l.reductions)
+      if (std::find(welford_vars.begin(), welford_vars.end(), r.acc) == welford_vars.end())
+        out.combines.push_back({&r, nullptr, after(r)});
   }
   if (out.split.empty()) return Error{"no loop over the row"};
   for (const auto& c : out.combines) {
-    for (const auto& other : out.combines)
-      if (other.reduction->acc == c.reduction->acc && other.after != c.after)
-        return Error{fmt::format("'{}' is reduced in two loops (its parts would be combined twice)", c.reduction->acc)};
-    if (read_on_the_way(c.reduction->acc, a.loops[static_cast<size_t>(c.after)].body, out.combines))
-      return Error{fmt::format("the loop reads the running value of '{}' (a scan or a recurrence, not a reduction)",
-                               c.reduction->acc)};
+    for (const auto& var : c.vars()) {
+      for (const auto& other : out.combines) {
+        auto others = other.vars();
+        if (other.after != c.after && std::find(others.begin(), others.end(), var) != others.end())
+          return Error{fmt::format("'{}' is reduced in two loops (its parts would be combined twice)", var)};
+      }
+      if (read_on_the_way(var, a.loops[static_cast<size_t>(c.after)].body, out.combines))
+        return Error{
+            fmt::format("the loop reads the running value of '{}' (a scan or a recurrence, not a reduction)", var)};
+    }
   }
   return out;
 }
@@ -179,8 +234,30 @@ Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
   std::map<std::string, ReduceKind> helpers;  // by name
   std::map<int, std::string> finishes;        // by the loop they follow
   std::set<std::string> done;
-  for (const auto& [r, after] : loops->combines) {
-    if (!done.insert(r->acc).second) continue;
+  std::string welford_helper;
+  for (const auto& c : loops->combines) {
+    if (!c.welford) continue;
+    welford_helper = helper_name(a.name, "block_welford");
+    const Loop& l = *c.welford;
+    const std::string indent = indentation_at(s.source, a.loops[static_cast<size_t>(c.after)].header.begin);
+    const std::string call = fmt::format("{}({{}}, {}, {});", welford_helper, l.welford->mean, l.welford->m2);
+    if (!l.welford->counter.empty()) {
+      finishes[c.after] += fmt::format("\n{}{}", indent, fmt::format(fmt::runtime(call), l.welford->counter));
+      continue;
+    }
+    // The count was the loop's i + 1: a thread's own count is its iterations
+    // so far, and after the loop all of its iterations.
+    edits.push_back({l.welford->count.begin, l.welford->count.end,
+                     fmt::format("(({} - threadIdx.x) / blockDim.x + 1)", l.var)});
+    finishes[c.after] += fmt::format(
+        "\n{0}{{\n{0}  const long long stark_left = static_cast<long long>({1}) - static_cast<long long>(threadIdx.x);\n"
+        "{0}  long long stark_count = stark_left > 0 ? (stark_left - 1) / blockDim.x + 1 : 0;\n{0}  {2}\n{0}}}",
+        indent, l.bound.text, fmt::format(fmt::runtime(call), "stark_count"));
+  }
+  for (const auto& c : loops->combines) {
+    const Reduction* r = c.reduction;
+    const int after = c.after;
+    if (!r || !done.insert(r->acc).second) continue;
     // A sum may only be split over threads if every thread starts from zero.
     if (r->op == ReduceOp::Sum && !r->starts_at_zero)
       return Error{fmt::format("block-per-row: the sum '{}' does not start at zero", r->acc)};
@@ -197,6 +274,7 @@ Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
   for (auto& e : writes_from_one_thread(a)) edits.push_back(std::move(e));
   std::string helper_text;
   for (const auto& [helper, kind] : helpers) helper_text += block_reduce_helper(helper, kind) + "\n";
+  if (!welford_helper.empty()) helper_text += block_welford_helper(welford_helper) + "\n";
   if (!helper_text.empty()) edits.push_back(before_kernel(a, helper_text));
   auto source = apply_edits(s.source, edits);
   if (!source) return source.error();

@@ -35,6 +35,14 @@ ReduceKind reduce_kind(const Reduction& r, const std::string& type);
 /// (blockDim.y = z = 1).
 std::string block_reduce_helper(const std::string& name, const ReduceKind& kind);
 
+/// Source of `template <class C, class V> static __device__ void <name>(C& count, V& mean, V& m2)`:
+/// Chan's combination of every thread's Welford part (the count of its
+/// elements, their mean and sum of squared deviations) into the block's,
+/// returned to every thread. A part of no elements adds nothing. Every
+/// thread of the block must call it; blockDim.x must be a multiple of 32
+/// and at most 1024 (blockDim.y = z = 1).
+std::string block_welford_helper(const std::string& name);
+
 /// Source of `template <class V> static __device__ V <name>(V v, V& total)`: op (a sum or a
 /// product) over the v of the block's threads before this one, in thread
 /// order (the identity for thread 0), with `total` set to op over the whole

@@ -92,6 +92,14 @@ TEST_F(Styles, ARowWalkedByANestOfLoopsGetsABlockPerRow) {
   expect_family_for_every_style("block-per-row", "channel_norm.cu", {"channel_mean_var", "center_planes"});
 }
 
+// Welford's mean and second moment (Chan's combination joins the threads'
+// parts), however the count and the new mean's deviation are written, over
+// one loop or a nest.
+TEST_F(Styles, AWelfordMeanAndVarianceGetsABlockPerRow) {
+  expect_family_for_every_style("block-per-row", "row_recurrence.cu", {"row_welford"});
+  expect_family_for_every_style("block-per-row", "channel_norm.cu", {"plane_welford_norm", "channel_welford"});
+}
+
 TEST_F(Styles, AThreadPerRowSoftmaxGetsABlockPerRow) {
   expect_family_for_every_style("block-per-row", "row_softmax.cu",
                                 {"row_softmax_indexed", "row_softmax_pointer", "row_softmax_strided"});
