@@ -43,6 +43,17 @@ TEST_F(BlockPerRowStrategy, ABatchOnTheGridsYKeepsItsYWhenRowsBecomeBlocks) {
   EXPECT_EQ(reply.value->launch.grid, (std::vector<std::string>{"rows", "grid.y", "grid.z"}));
 }
 
+// The row count is a local the kernel computes from its parameters: the
+// launch computes it the same way.
+TEST_F(BlockPerRowStrategy, ARowCountKeptInALocalBecomesTheGrid) {
+  expect_family_for_every_style("block-per-row", "channel_norm.cu", {"plane_means"});
+  BuiltinTeam team(manifest_->source_root, setup());
+  const Kernel& k = kernel("src/channel_norm.cu:styles::plane_means");
+  auto reply = code(team, k, "block-per-row(block=256)");
+  ASSERT_TRUE(reply.value) << reply.value.error().message;
+  EXPECT_EQ(reply.value->launch.grid, (std::vector<std::string>{"(shape.n * shape.c)", "grid.y", "grid.z"}));
+}
+
 // An accumulator carried through two loops would be combined twice (the
 // second loop's parts added to a total every thread already holds); a write
 // in a loop around the split loop would come from every thread.

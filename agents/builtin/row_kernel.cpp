@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "core/cpp_tokens.h"
 #include "core/launch_expr.h"
 
@@ -17,7 +19,7 @@ std::optional<std::string> not_a_row_kernel(const KernelAnalysis& a) {
   if (!guard) return "no bound check on the row index";
   if (!a.atomics.empty()) return "has atomics";
   // The grid becomes the row count: it must be a launch expression.
-  auto bound = LaunchExpr::parse(guard->bound.text);
+  auto bound = LaunchExpr::parse(row_count(a));
   if (!bound) return "the row bound is not a launch expression";
   for (const auto& n : bound->names()) {
     auto dot = n.find('.');
@@ -31,6 +33,31 @@ const Guard& row_guard(const KernelAnalysis& a) {
   for (const auto& g : a.guards)
     if (g.var == a.indices[0].var) return g;
   return a.guards.front();
+}
+
+std::string row_count(const KernelAnalysis& a) {
+  std::string text = row_guard(a).bound.text;
+  auto constant_local = [&](std::string_view name) -> const LocalDeclaration* {
+    if (std::find(a.assigned.begin(), a.assigned.end(), name) != a.assigned.end()) return nullptr;
+    for (const auto& d : a.local_declarations)
+      if (d.name == name && d.init.valid()) return &d;
+    return nullptr;
+  };
+  // A few rounds: a local's initialiser may name another local.
+  for (int round = 0; round < 4; ++round) {
+    std::string next;
+    size_t copied = 0;
+    for (const auto& t : cpp_tokens(text)) {
+      const bool member = t.begin > 0 && (text[t.begin - 1] == '.' || text[t.begin - 1] == '>');
+      const LocalDeclaration* d = member ? nullptr : constant_local(token_text(text, t));
+      if (!d) continue;
+      next += text.substr(copied, t.begin - copied) + "(" + d->init.text + ")";
+      copied = t.end;
+    }
+    if (copied == 0) break;
+    text = next + text.substr(copied);
+  }
+  return text;
 }
 
 std::optional<std::string> running_value_read(const Loop& l) {
@@ -74,7 +101,7 @@ std::vector<TextEdit> writes_from_one_thread(const KernelAnalysis& a) {
 
 LaunchOverride rows_as_blocks(const KernelAnalysis& a, int64_t block) {
   LaunchOverride launch;
-  launch.grid = {row_guard(a).bound.text, "grid.y", "grid.z"};
+  launch.grid = {row_count(a), "grid.y", "grid.z"};
   launch.block = {std::to_string(block)};
   return launch;
 }

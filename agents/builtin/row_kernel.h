@@ -25,6 +25,12 @@ std::optional<std::string> not_a_row_kernel(const KernelAnalysis& a);
 /// The bound check on the row index (not_a_row_kernel found one).
 const Guard& row_guard(const KernelAnalysis& a);
 
+/// The row count as the launch can compute it: the row bound with each
+/// local it names (declared at the top of the body with an initialiser,
+/// never assigned again: `const int total = shape.n * shape.groups;`)
+/// replaced by its initialiser in parentheses.
+std::string row_count(const KernelAnalysis& a);
+
 /// The accumulator of one of the loop's reductions that the loop also reads
 /// outside that accumulator's own updates: a running value written out (a
 /// scan) or feeding another update (Welford's mean).
