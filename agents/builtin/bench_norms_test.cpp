@@ -17,11 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Bench {
-  static constexpr const char* kBuild = "bench-build";
-  static constexpr const char* kTarget = "bench_kernels";
-};
-using BenchNorms = testing::ScannedKernels<Bench>;
+using BenchNorms = testing::ScannedKernels<testing::BenchProject>;
 
 // Instance norm keeps Welford's mean and variance per plane; batch norm walks
 // a channel's plane in every sample (a nest of loops); group norm's output

@@ -33,6 +33,12 @@ struct Nnops {
   static constexpr const char* kTarget = "nnops";
 };
 
+/// The benchmark suite's kernels (bench/, fixture bench).
+struct BenchProject {
+  static constexpr const char* kBuild = "bench-build";
+  static constexpr const char* kTarget = "bench_kernels";
+};
+
 /// Project: a type with `static constexpr const char* kBuild` (the folder
 /// under tests/projects) and `kTarget` (the CMake target to scan).
 template <typename Project>

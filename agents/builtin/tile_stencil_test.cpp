@@ -18,11 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct Bench {
-  static constexpr const char* kBuild = "bench-build";
-  static constexpr const char* kTarget = "bench_kernels";
-};
-using TileStencilTest = testing::ScannedKernels<Bench>;
+using TileStencilTest = testing::ScannedKernels<testing::BenchProject>;
 using testing::count;
 using testing::kH200;
 
