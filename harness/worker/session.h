@@ -152,6 +152,11 @@ class Session {
   Expected<const FuzzRound*> fuzz_round(Job& job, Target& t, int round, FuzzRound& scratch);
   bool time_launches(Job& job);  // session_timing.cpp
   bool recheck(Job& job);
+  /// The original, replayed from the worker's copies of the inputs, still
+  /// gives its reference on every target; false (Recheck failed, the worker
+  /// to exit after this reply) when a candidate changed memory outside its
+  /// buffers. Error when the original itself fails.
+  bool memory_intact(Job& job);
   class TimingEvents;
   /// One target's interleaved timed launches into job.per_capture, spot
   /// checks of the candidate's timed launches counted in `spot_checked`.

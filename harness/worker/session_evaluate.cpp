@@ -69,8 +69,17 @@ EvaluateReply Session::evaluate(const EvaluateRequest& r) {
   };
   if (!phase("correctness", &Session::judge_launches) || !phase("other_sizes", &Session::judge_other_sizes) ||
       !phase("fuzz", &Session::judge_fuzzed) || !phase("timing", &Session::time_launches) ||
-      !phase("recheck", &Session::recheck))
-    return job.reply.status == ReplyStatus::Error ? job.reply : job.finish();
+      !phase("recheck", &Session::recheck)) {
+    if (job.reply.status == ReplyStatus::Error) return job.reply;
+    // A candidate that failed before the recheck may still have written
+    // outside its buffers: the worker checks its own memory before it
+    // judges another (a crash already ends the worker).
+    if (job.reply.status == ReplyStatus::Ok && !must_exit_) {
+      bool intact = memory_intact(job);
+      lap("recheck");
+      if (!intact && job.reply.status == ReplyStatus::Error) return job.reply;
+    }
+  }
   return job.finish();
 }
 
@@ -347,6 +356,12 @@ bool Session::recheck(Job& job) {
                        CheckName::Recheck, t.replay->capture().id))
       return false;
   if (job.checks.failed()) return false;
+  if (!memory_intact(job)) return false;
+  job.checks.pass(CheckName::Recheck);
+  return true;
+}
+
+bool Session::memory_intact(Job& job) {
   for (auto& t : job.targets) {
     const std::string& id = t.replay->capture().id;
     auto again = memory_.lend();
@@ -365,7 +380,6 @@ bool Session::recheck(Job& job) {
       return false;
     }
   }
-  job.checks.pass(CheckName::Recheck);
   return true;
 }
 

@@ -70,6 +70,30 @@ TEST_F(LocalExecutorGpu, OneWorkerPerGpuJudgesByPathAndShipped) {
   }
 }
 
+// A candidate rejected before the recheck phase may still have written
+// outside its buffers: the worker replays the original once more on its own
+// copies of the inputs before it judges another (the reply's recheck time),
+// and with its memory intact it stays to judge the next candidate.
+TEST_F(LocalExecutorGpu, AWrongCandidateIsFollowedByACheckOfTheWorkersMemory) {
+  GpuEvaluator ev(p->manifest(), options);
+  if (!ev.gpu()) GTEST_SKIP() << "no GPU: " << ev.no_gpu_reason();
+  Variant wrong = variant(R"(__global__ void scale(int n, float a, const float* x, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + 1.0f;
+})");
+  Evaluation rejected = ev.evaluate(kernel(), wrong);
+  EXPECT_EQ(rejected.verdict, Verdict::Rejected) << rejected.reason;
+  EXPECT_EQ(rejected.seconds.count("judge.timing"), 0u);
+  EXPECT_EQ(rejected.seconds.count("judge.recheck"), 1u);
+  int started = 0;
+  for (const auto& st : ev.workers().stats()) started += st.starts;
+  Evaluation next = evaluate(ev);
+  EXPECT_EQ(next.verdict, Verdict::Accepted) << next.reason;
+  int started_after = 0;
+  for (const auto& st : ev.workers().stats()) started_after += st.starts;
+  EXPECT_EQ(started_after, started) << "the worker was restarted after a candidate that left its memory intact";
+}
+
 // A grid-stride axpb its author launched on a handful of blocks, 4 Mi
 // elements: every thread walks a thousand of them one latency at a time. The
 // candidate is the same code on a grid that covers the input, clearly faster,
