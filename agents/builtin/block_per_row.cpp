@@ -76,7 +76,8 @@ struct RowLoops {
 };
 
 std::vector<std::string> RowLoops::Combine::vars() const {
-  if (reduction) return {reduction->acc};
+  if (reduction && reduction->index_acc.empty()) return {reduction->acc};
+  if (reduction) return {reduction->acc, reduction->index_acc};
   std::vector<std::string> out{welford->welford->mean, welford->welford->m2};
   if (!welford->welford->counter.empty()) out.push_back(welford->welford->counter);
   return out;
@@ -105,7 +106,6 @@ std::optional<std::string> outer_loop_unfit(const KernelAnalysis& a, int i) {
 std::optional<std::string> split_loop_unfit(const Loop& l) {
   for (const auto& r : l.reductions) {
     if (r.op == ReduceOp::Product) return "a product over the row (its threads would need to start at one)";
-    if (!r.index_acc.empty()) return fmt::format("an argmax or argmin ('{}' is not combined)", r.index_acc);
   }
   if (l.var.empty() || !l.unit_step || !l.bound.valid())
     return "a row loop that does not step its own variable by one to a bound";
@@ -231,7 +231,7 @@ Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
                      l.init_value.text == "0" ? "" : "(" + l.init_value.text + ") + ", l.var, l.bound.text, l.var)});
   }
 
-  std::map<std::string, ReduceKind> helpers;  // by name
+  std::map<std::string, ReduceKind> helpers, arg_helpers;  // by name
   std::map<int, std::string> finishes;        // by the loop they follow
   std::set<std::string> done;
   std::string welford_helper;
@@ -262,10 +262,16 @@ Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
     if (r->op == ReduceOp::Sum && !r->starts_at_zero)
       return Error{fmt::format("block-per-row: the sum '{}' does not start at zero", r->acc)};
     ReduceKind kind = reduce_kind(*r, "float");
+    const std::string indent = indentation_at(s.source, a.loops[static_cast<size_t>(after)].header.begin);
+    if (!r->index_acc.empty()) {  // an argmax: the value and its place together
+      std::string helper = helper_name(a.name, "block_arg" + kind.tag());
+      arg_helpers[helper] = kind;
+      finishes[after] += fmt::format("\n{}{}({}, {});", indent, helper, r->acc, r->index_acc);
+      continue;
+    }
     std::string helper = helper_name(a.name, "block_" + kind.tag());
     helpers[helper] = kind;
-    const Loop& l = a.loops[static_cast<size_t>(after)];
-    finishes[after] += fmt::format("\n{}{} = {}({});", indentation_at(s.source, l.header.begin), r->acc, helper, r->acc);
+    finishes[after] += fmt::format("\n{}{} = {}({});", indent, r->acc, helper, r->acc);
   }
   for (const auto& [after, finish] : finishes) {
     int64_t end = statement_end(s.source, a.loops[static_cast<size_t>(after)].body.end);
@@ -274,6 +280,7 @@ Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
   for (auto& e : writes_from_one_thread(a)) edits.push_back(std::move(e));
   std::string helper_text;
   for (const auto& [helper, kind] : helpers) helper_text += block_reduce_helper(helper, kind) + "\n";
+  for (const auto& [helper, kind] : arg_helpers) helper_text += block_arg_reduce_helper(helper, kind) + "\n";
   if (!welford_helper.empty()) helper_text += block_welford_helper(welford_helper) + "\n";
   if (!helper_text.empty()) edits.push_back(before_kernel(a, helper_text));
   auto source = apply_edits(s.source, edits);

@@ -35,6 +35,15 @@ ReduceKind reduce_kind(const Reduction& r, const std::string& type);
 /// (blockDim.y = z = 1).
 std::string block_reduce_helper(const std::string& name, const ReduceKind& kind);
 
+/// Source of `template <class V, class I> static __device__ void <name>(V& v, I& i)`:
+/// the kind's op (a max or a min) of v over the block and i where it was
+/// found, returned to every thread: of equal values the smallest place, as
+/// a strict comparison in order keeps the first; where a NaN wins, a NaN
+/// beats every number and the first NaN the others. Every thread of the
+/// block must call it; blockDim.x must be a multiple of 32 and at most 1024
+/// (blockDim.y = z = 1).
+std::string block_arg_reduce_helper(const std::string& name, const ReduceKind& kind);
+
 /// Source of `template <class C, class V> static __device__ void <name>(C& count, V& mean, V& m2)`:
 /// Chan's combination of every thread's Welford part (the count of its
 /// elements, their mean and sum of squared deviations) into the block's,

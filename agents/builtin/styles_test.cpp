@@ -100,6 +100,12 @@ TEST_F(Styles, AWelfordMeanAndVarianceGetsABlockPerRow) {
   expect_family_for_every_style("block-per-row", "channel_norm.cu", {"plane_welford_norm", "channel_welford"});
 }
 
+// An argmax or argmin along the row: the block combines each thread's value
+// with its place (of equal values the first; torch's first NaN).
+TEST_F(Styles, AThreadPerRowArgmaxGetsABlockPerRow) {
+  expect_family_for_every_style("block-per-row", "row_argmax.cu", {"row_argmax_seeded", "row_argmin_nan"});
+}
+
 TEST_F(Styles, AThreadPerRowSoftmaxGetsABlockPerRow) {
   expect_family_for_every_style("block-per-row", "row_softmax.cu",
                                 {"row_softmax_indexed", "row_softmax_pointer", "row_softmax_strided"});
