@@ -21,7 +21,7 @@ const VarDecl* local_ref(const Expr* e) {
 /// `d = v - x` declared in the body: a deviation from local x.
 struct Delta {
   const VarDecl* var = nullptr;
-  const Expr* value = nullptr;  // v
+  const Expr* value = nullptr;    // v
   const VarDecl* from = nullptr;  // x
   const Stmt* statement = nullptr;
 };

@@ -232,7 +232,7 @@ Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
   }
 
   std::map<std::string, ReduceKind> helpers, arg_helpers;  // by name
-  std::map<int, std::string> finishes;        // by the loop they follow
+  std::map<int, std::string> finishes;                     // by the loop they follow
   std::set<std::string> done;
   std::string welford_helper;
   for (const auto& c : loops->combines) {
@@ -247,10 +247,11 @@ Expected<Variant> BlockPerRow::apply(const Subject& s, const Params& p) const {
     }
     // The count was the loop's i + 1: a thread's own count is its iterations
     // so far, and after the loop all of its iterations.
-    edits.push_back({l.welford->count.begin, l.welford->count.end,
-                     fmt::format("(({} - threadIdx.x) / blockDim.x + 1)", l.var)});
+    edits.push_back(
+        {l.welford->count.begin, l.welford->count.end, fmt::format("(({} - threadIdx.x) / blockDim.x + 1)", l.var)});
     finishes[c.after] += fmt::format(
-        "\n{0}{{\n{0}  const long long stark_left = static_cast<long long>({1}) - static_cast<long long>(threadIdx.x);\n"
+        "\n{0}{{\n{0}  const long long stark_left = static_cast<long long>({1}) - static_cast<long "
+        "long>(threadIdx.x);\n"
         "{0}  long long stark_count = stark_left > 0 ? (stark_left - 1) / blockDim.x + 1 : 0;\n{0}  {2}\n{0}}}",
         indent, l.bound.text, fmt::format(fmt::runtime(call), "stark_count"));
   }
